@@ -1,0 +1,127 @@
+"""Fonts: registered from the pack's ``fonts/`` folder only, embedded and subset.
+
+``fonts/fonts.yaml`` maps role names (``body``, ``title``...) to TTF files.
+Registration happens once per file; reportlab embeds a subset of every TTF it
+draws with, so no PDF depends on a system font.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFError, TTFont
+from reportlab.lib.fonts import addMapping
+
+from .errors import InputError, Problem, fail
+from .pack import Pack, confine
+from .yamlload import load
+
+FACES = ("regular", "bold", "italic", "bold_italic")
+
+
+@dataclass(frozen=True)
+class Family:
+    """A registered font family: the reportlab font name of each face."""
+
+    role: str
+    regular: str
+    bold: str
+    italic: str
+    bold_italic: str
+
+    def face(self, bold: bool = False, italic: bool = False) -> str:
+        if bold and italic:
+            return self.bold_italic
+        if bold:
+            return self.bold
+        if italic:
+            return self.italic
+        return self.regular
+
+
+@dataclass(frozen=True)
+class FontSet:
+    """Every font role a pack defines."""
+
+    families: dict[str, Family]
+
+    def __getitem__(self, role: str) -> Family:
+        return self.families[role]
+
+    def get(self, role: str, where: str | None = None, line: int | None = None,
+            field: str | None = None) -> Family:
+        try:
+            return self.families[role]
+        except KeyError:
+            raise fail(f"unknown font {role!r}", path=where, line=line, field=field,
+                       hint="fonts are " + ", ".join(sorted(self.families))) from None
+
+    def covers(self, font_name: str, text: str) -> set[str]:
+        """The characters of ``text`` that ``font_name`` has no glyph for."""
+        return missing_glyphs(font_name, text)
+
+
+@lru_cache(maxsize=None)
+def _register_file(path: Path) -> str:
+    name = "eti-" + path.stem
+    try:
+        font = TTFont(name, str(path))
+    except (TTFError, OSError, ValueError) as exc:
+        raise fail(f"cannot load font: {exc}", path=str(path)) from None
+    pdfmetrics.registerFont(font)
+    return name
+
+
+@lru_cache(maxsize=None)
+def _charmap(font_name: str) -> frozenset[int]:
+    return frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
+
+
+def missing_glyphs(font_name: str, text: str) -> set[str]:
+    have = _charmap(font_name)
+    return {ch for ch in text if ord(ch) not in have and ch not in "\n\r\t\u00ad"}
+
+
+def load_fonts(pack: Pack) -> FontSet:
+    """Register every font role of ``pack`` and return them."""
+    config = pack.fonts_dir / "fonts.yaml"
+    shown = pack.display(config)
+    doc = load(config, shown)
+    roles = doc.data.get("fonts") if isinstance(doc.data, dict) else None
+    if not isinstance(roles, dict) or not roles:
+        raise InputError(doc.problem(("fonts",), "must map font roles to files"))
+    problems: list[Problem] = []
+    families: dict[str, Family] = {}
+    for role, faces in roles.items():
+        if not isinstance(faces, dict) or "regular" not in faces:
+            problems.append(doc.problem(("fonts", role), "needs at least a 'regular' file"))
+            continue
+        names: dict[str, str] = {}
+        for face, ref in faces.items():
+            if face not in FACES:
+                problems.append(doc.problem(("fonts", role, face), f"unknown face {face!r}",
+                                            key=True, hint="faces are " + ", ".join(FACES)))
+                continue
+            line, _ = doc.where(("fonts", role, face))
+            try:
+                path = confine(pack.root, str(ref), "fonts", where=shown, line=line,
+                               field=f"fonts.{role}.{face}")
+                names[face] = _register_file(path)
+            except InputError as exc:
+                problems.extend(exc.problems)
+        if "regular" not in names:
+            continue
+        regular = names["regular"]
+        fam = Family(role, regular, names.get("bold", regular), names.get("italic", regular),
+                     names.get("bold_italic", names.get("bold", regular)))
+        addMapping(regular, 0, 0, fam.regular)
+        addMapping(regular, 1, 0, fam.bold)
+        addMapping(regular, 0, 1, fam.italic)
+        addMapping(regular, 1, 1, fam.bold_italic)
+        families[role] = fam
+    if problems:
+        raise InputError(problems)
+    return FontSet(families)
