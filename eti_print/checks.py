@@ -1,0 +1,295 @@
+"""E.T.I.'s consistency rules, on top of the pack's declarative checks.
+
+Each rule is one small function that returns located problems; ``RULES``
+lists them by name, and ``check_database`` runs them all and reports every
+problem together.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from typing import Callable, Iterable
+
+from . import engine
+from .errors import InputError, Problem
+from .model import ROMAN, Database
+
+Rule = Callable[[Database], Iterable[Problem]]
+RULES: dict[str, Rule] = {}
+
+HUMAN_TRAITS = ("staffing", "creativity", "security", "analysis")
+ALIEN_TRAITS = ("eti", "intel", "tactics", "brutality")
+AGENDAS = ("conduct-research", "submit-findings", "switch-projects")
+MULTIPLIERS = (0, 2, 3)
+_ICON_RE = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
+
+
+def rule(name: str) -> Callable[[Rule], Rule]:
+    def register(fn: Rule) -> Rule:
+        RULES[name] = fn
+        return fn
+    return register
+
+
+def _project(db: Database, index: int, message: str, key: str | None = None) -> Problem:
+    return db.dataset.problem("projects.projects", index, message, key)
+
+
+@rule("project-grid")
+def project_grid(db: Database) -> Iterable[Problem]:
+    """Exactly one project for each field and tech level."""
+    seen: dict[tuple[str, str], int] = {}
+    for index, p in enumerate(db.projects):
+        cell = (p.field, p.level)
+        if cell in seen:
+            yield _project(db, index, f"a second level {p.level} {p.field} project "
+                                      f"(the first is {db.projects[seen[cell]].name!r})", "level")
+        seen[cell] = index
+    for f in db.fields:
+        for level in db.tech_levels:
+            if (f.id, level) not in seen:
+                yield db.dataset.problem("projects.projects", None,
+                                         f"no level {level} project in {f.name}")
+
+
+@rule("difficulty-rises")
+def difficulty_rises(db: Database) -> Iterable[Problem]:
+    """Inside each field, difficulty rises with tech level, in steps of 10."""
+    by_field: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    for index, p in enumerate(db.projects):
+        if p.difficulty % 10:
+            yield _project(db, index, f"difficulty must be a multiple of 10 (got {p.difficulty})",
+                           "difficulty")
+        by_field[p.field].append((p.level_number, index))
+    for entries in by_field.values():
+        entries.sort()
+        for (_, lower), (_, higher) in zip(entries, entries[1:]):
+            a, b = db.projects[lower], db.projects[higher]
+            if b.difficulty <= a.difficulty:
+                yield _project(db, higher, f"difficulty {b.difficulty} must be above level "
+                                           f"{a.level}'s {a.difficulty} ({a.name})", "difficulty")
+
+
+@rule("project-values")
+def project_values(db: Database) -> Iterable[Problem]:
+    """Defense and fame are multiples of 5, and no project carries more than two upgrades."""
+    for index, p in enumerate(db.projects):
+        for key in ("defense", "fame"):
+            if getattr(p, key) % 5:
+                yield _project(db, index, f"{key} must be a multiple of 5 "
+                                          f"(got {getattr(p, key)})", key)
+        if p.level not in ROMAN[:len(db.tech_levels)]:
+            yield _project(db, index, f"level {p.level} is not one of the game's tech levels",
+                           "level")
+
+
+@rule("agenda-sets")
+def agenda_sets(db: Database) -> Iterable[Problem]:
+    """Each company has the three agenda cards, once each."""
+    have = Counter((c.company, c.agenda) for c in db.agenda_cards)
+    defined = {a.id for a in db.agendas}
+    for agenda in AGENDAS:
+        if agenda not in defined:
+            yield db.dataset.problem("agendas.agendas", None, f"agenda {agenda!r} is not defined")
+    for company in db.companies:
+        for agenda in AGENDAS:
+            n = have[(company.id, agenda)]
+            if n != 1:
+                yield db.dataset.problem("agendas.cards", None,
+                                         f"{company.name} has {n} {agenda!r} cards; expected 1")
+
+
+@rule("alien-ufos")
+def alien_ufos(db: Database) -> Iterable[Problem]:
+    """The four aliens carry one to four UFO symbols, each count once."""
+    ufos = sorted(e.ufos for e in db.alien_endgame)
+    if ufos != list(range(1, len(db.alien_endgame) + 1)):
+        yield db.dataset.problem("endgame.alien", None,
+                                 f"UFO counts must be 1 to {len(db.alien_endgame)}, once each "
+                                 f"(got {', '.join(map(str, ufos))})")
+
+
+@rule("research-composition")
+def research_composition(db: Database) -> Iterable[Problem]:
+    """Numbers, multipliers and threats are all in the deck, each well formed."""
+    kinds = Counter()
+    for index, entry in enumerate(db.research):
+        kinds[entry.kind] += entry.count
+        where = ("research.research", index)
+        if entry.kind == "threat" and entry.threat is None:
+            yield db.dataset.problem(*where, "a threat card needs a 'threat'", "threat")
+        if entry.kind != "threat" and entry.threat is not None:
+            yield db.dataset.problem(*where, f"only threat cards name a threat", "threat")
+        if entry.kind == "multiplier" and entry.value not in MULTIPLIERS:
+            yield db.dataset.problem(*where, f"multipliers are x0, x2 or x3 (got x{entry.value})",
+                                     "value")
+        if entry.kind == "number" and (entry.value <= 0 or entry.value % 10):
+            yield db.dataset.problem(*where, f"numeric values are positive multiples of 10 "
+                                             f"(got {entry.value})", "value")
+    for kind in ("number", "multiplier", "threat"):
+        if not kinds[kind]:
+            yield db.dataset.problem("research.research", None, f"the deck has no {kind} cards")
+    threats = {e.threat for e in db.research if e.kind == "threat"}
+    for t in db.threats:
+        if t.id not in threats:
+            yield db.dataset.problem("research.research", None,
+                                     f"the deck has no {t.name} threat card")
+    seen: dict[engine.Card, int] = {}
+    for index, entry in enumerate(db.research):
+        if entry.card in seen:
+            yield db.dataset.problem("research.research", index,
+                                     f"{entry.card.token} is listed twice; give one entry a "
+                                     f"count instead", "count")
+        seen[entry.card] = index
+
+
+@rule("research-worth-the-risk")
+def research_worth_the_risk(db: Database) -> Iterable[Problem]:
+    """A numeric card is worth more than the safe value on average, else nobody flips."""
+    numbers = [(e.value, e.count) for e in db.research if e.kind == "number"]
+    total = sum(c for _, c in numbers)
+    if total and sum(v * c for v, c in numbers) / total <= db.rules.safe_value:
+        yield db.dataset.problem("research.research", None,
+                                 f"numeric cards average {sum(v * c for v, c in numbers) / total:.1f}"
+                                 f", not above the safe value {db.rules.safe_value}")
+
+
+@rule("trait-tracks")
+def trait_tracks(db: Database) -> Iterable[Problem]:
+    """Four human and four alien tracks, paired, of one length, never going backwards."""
+    for side, ids, tracks, key in (("human", HUMAN_TRAITS, db.human_traits, "traits.human"),
+                                   ("alien", ALIEN_TRAITS, db.alien_traits, "traits.alien")):
+        have = tuple(t.id for t in tracks)
+        if sorted(have) != sorted(ids):
+            yield db.dataset.problem(key, None, f"{side} traits must be {', '.join(ids)} "
+                                                f"(got {', '.join(have)})")
+    lengths = {len(t.spaces) for t in db.human_traits + db.alien_traits}
+    if len(lengths) > 1:
+        yield db.dataset.problem("traits.human", None,
+                                 f"all tracks need the same number of spaces "
+                                 f"(got {', '.join(map(str, sorted(lengths)))})")
+    pairs = {t.id: t.counterpart for t in db.human_traits + db.alien_traits}
+    for index, t in enumerate(db.human_traits):
+        if pairs.get(t.counterpart) != t.id:
+            yield db.dataset.problem("traits.human", index, f"{t.counterpart!r} does not name "
+                                                            f"{t.id!r} back", "counterpart")
+    for side, tracks in (("human", db.human_traits), ("alien", db.alien_traits)):
+        for index, t in enumerate(tracks):
+            values = [s.value for s in t.spaces]
+            falling = t.id == "eti"  # more E.T.I. means less time for the humans
+            ordered = values == sorted(values, reverse=falling)
+            if not ordered:
+                word = "fall" if falling else "rise"
+                yield db.dataset.problem(f"traits.{side}", index,
+                                         f"{t.name} values must {word} along the track "
+                                         f"(got {values})", "spaces")
+    for tid in ("security", "tactics"):
+        t = next((t for t in db.human_traits + db.alien_traits if t.id == tid), None)
+        if t and t.spaces[-1].value > len(db.threats):
+            yield db.dataset.problem(f"traits.{t.side}", None,
+                                     f"{t.name} gives {t.spaces[-1].value} but there are only "
+                                     f"{len(db.threats)} threats")
+
+
+@rule("manifest-counts")
+def manifest_counts(db: Database) -> Iterable[Problem]:
+    """The components manifest agrees with the decks and the companies."""
+    deck_sizes = {
+        "research": len(db.research_cards),
+        "projects": len(db.projects),
+        "events": len(db.events),
+        "agendas": len(db.agenda_cards),
+        "endgame-human": len(db.human_endgame),
+        "endgame-alien": len(db.alien_endgame),
+    }
+    for index, c in enumerate(db.components):
+        if c.deck is None:
+            continue
+        if c.deck not in deck_sizes:
+            yield db.dataset.problem("components.components", index, f"unknown deck {c.deck!r}",
+                                     "deck", hint="decks are " + ", ".join(deck_sizes))
+        elif deck_sizes[c.deck] != c.count:
+            yield db.dataset.problem("components.components", index,
+                                     f"says {c.count} but the {c.deck} deck has "
+                                     f"{deck_sizes[c.deck]} cards", "count")
+    listed = {c.deck for c in db.components if c.deck}
+    for deck in deck_sizes:
+        if deck not in listed:
+            yield db.dataset.problem("components.components", None,
+                                     f"the {deck} deck is missing from the manifest")
+
+
+@rule("event-votes")
+def event_votes(db: Database) -> Iterable[Problem]:
+    """Only vote events name a voted trait."""
+    for index, e in enumerate(db.events):
+        if e.vote and e.type != "vote":
+            yield db.dataset.problem("events.events", index,
+                                     f"a {e.type} event cannot name a vote trait", "vote")
+
+
+@rule("game-lengths")
+def game_lengths(db: Database) -> Iterable[Problem]:
+    """Longer games have higher multipliers, and there are always enough projects."""
+    mults = [g.multiplier for g in db.lengths]
+    if mults != sorted(set(mults)):
+        yield db.dataset.problem("game.game", None, "game lengths must have rising, "
+                                                    "different multipliers", "lengths")
+    most = db.players[1]
+    for g in db.lengths:
+        need = engine.must_reveal_by(most, g.multiplier)
+        if need > len(db.projects):
+            yield db.dataset.problem("game.game", None,
+                                     f"a {most}-player {g.name} game may need {need} projects "
+                                     f"but the deck has {len(db.projects)}", "lengths")
+    level_one = sum(1 for p in db.projects if p.level == db.tech_levels[0])
+    if level_one < most - 1:
+        yield db.dataset.problem("game.game", None,
+                                 f"{most} players start with {most - 1} level I projects but "
+                                 f"there are only {level_one}", "players")
+
+
+def _texts(db: Database):
+    for index, e in enumerate(db.events):
+        yield "events.events", index, "text", e.text
+        if e.flavor:
+            yield "events.events", index, "flavor", e.flavor
+    for index, a in enumerate(db.agendas):
+        yield "agendas.agendas", index, "text", a.text
+    for side in ("human", "alien"):
+        for index, e in enumerate(x for x in db.endgame if x.side == side):
+            yield f"endgame.{side}", index, "text", e.text
+    for index, p in enumerate(db.projects):
+        if p.flavor:
+            yield "projects.projects", index, "flavor", p.flavor
+
+
+@rule("text-icons")
+def text_icons(db: Database) -> Iterable[Problem]:
+    """Every inline icon named in card text exists as art."""
+    art_dir = db.dataset.pack.templates_dir / "art"
+    for ref, index, key, text in _texts(db):
+        for name in _ICON_RE.findall(text):
+            if not (art_dir / f"{name}.svg").is_file():
+                yield db.dataset.problem(ref, index, f"unknown icon :{name}:", key,
+                                         hint="icons are the files in templates/art/")
+
+
+def run_rules(db: Database) -> list[Problem]:
+    """Every rule's problems.  A rule that trips over data another check already
+    reported (an unknown id, a missing list) is skipped, not crashed."""
+    problems: list[Problem] = []
+    for fn in RULES.values():
+        try:
+            problems.extend(fn(db))
+        except (KeyError, IndexError, StopIteration, TypeError, ValueError):
+            continue
+    return problems
+
+
+def check_database(db: Database) -> None:
+    """Run every rule; raise one InputError with all problems."""
+    problems = run_rules(db)
+    if problems:
+        raise InputError(sorted(set(problems), key=Problem.sort_key))

@@ -1,0 +1,166 @@
+"""The command line: parse arguments, call the library, turn errors into exit codes.
+
+This is the only module that prints or exits.  Exit status 0 is success, 1 a
+problem with the data, layouts, templates or art, 2 a wrong command line.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Sequence
+
+from . import __version__
+from .errors import EtiError, InputError, UsageError
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # type: ignore[override]
+        raise UsageError(message)
+
+
+def _paper(value: str) -> str:
+    value = value.lower()
+    if value not in ("a4", "letter"):
+        raise argparse.ArgumentTypeError(f"paper must be a4 or letter (got {value!r})")
+    return value
+
+
+def _offset(value: str) -> tuple[float, float]:
+    try:
+        x, y = (float(part) for part in value.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"back offset must be X,Y in millimetres, e.g. 0.5,-1 (got {value!r})") from None
+    if abs(x) > 20 or abs(y) > 20:
+        raise argparse.ArgumentTypeError("back offset must be within 20 mm")
+    return (x, y)
+
+
+def _cmd_validate(args: argparse.Namespace) -> int:
+    from .build import validate_pack
+    summary = validate_pack(args.pack)
+    print(summary)
+    return 0
+
+
+def _cmd_schema(args: argparse.Namespace) -> int:
+    from .build import schema_reference
+    print(schema_reference(args.pack, args.kind))
+    return 0
+
+
+def _print_options(args: argparse.Namespace):
+    from .build import PrintOptions
+    return PrintOptions(paper=args.paper, duplex=args.duplex, back_offset=args.back_offset,
+                        ink_saver=args.ink_saver)
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from .build import build
+    report = build(args.pack, Path(args.out), _print_options(args),
+                   progress=None if args.quiet else _progress)
+    if not args.quiet:
+        print(report)
+    return 0
+
+
+def _cmd_calibrate(args: argparse.Namespace) -> int:
+    from .build import calibrate
+    path = calibrate(Path(args.out), args.paper, args.back_offset)
+    print(f"wrote {path}")
+    return 0
+
+
+def _progress(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _add_print_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--paper", type=_paper, default="a4", help="a4 (default) or letter")
+    p.add_argument("--duplex", choices=("long", "short", "none"), default="long",
+                   help="flip edge for double-sided printing: long (default; backs mirrored "
+                        "left to right), short (rows reversed) or none (backs on separate sheets)")
+    p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                   help="shift back sheets by X,Y mm to correct printer drift "
+                        "(read it from 'eti-print calibrate')")
+    p.add_argument("--ink-saver", action="store_true",
+                   help="light backgrounds and no full-bleed colour, for home printers")
+
+
+def make_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="eti-print",
+                     description="Print-and-play cards, boards, tokens and rules reference "
+                                 "for E.T.I.: Estimated Time to Invasion (and other packs).")
+    parser.add_argument("--version", action="version", version=f"eti-print {__version__}")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+
+    p = sub.add_parser("validate", help="check a pack's data and print a summary")
+    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.set_defaults(handler=_cmd_validate)
+
+    p = sub.add_parser("schema", help="describe every field of the data files")
+    p.add_argument("kind", nargs="?", help="one data file kind, e.g. projects")
+    p.add_argument("--pack", help="pack folder (default: the shipped E.T.I. pack)")
+    p.set_defaults(handler=_cmd_schema)
+
+    p = sub.add_parser("build", help="render every PDF of a pack into the output folder")
+    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("--out", default="output", help="output folder (default: ./output)")
+    p.add_argument("--quiet", action="store_true", help="print nothing on success")
+    _add_print_options(p)
+    p.set_defaults(handler=_cmd_build)
+
+    p = sub.add_parser("calibrate", help="print a duplex calibration sheet to read --back-offset")
+    p.add_argument("--out", default="output", help="output folder (default: ./output)")
+    p.add_argument("--paper", type=_paper, default="a4", help="a4 (default) or letter")
+    p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+                   help="offset to verify, in mm")
+    p.set_defaults(handler=_cmd_calibrate)
+
+    try:
+        from . import cli_rules
+    except ImportError:  # pragma: no cover - while the rules engine is being written
+        cli_rules = None
+    if cli_rules is not None:
+        cli_rules.add_commands(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    debug = "--debug" in argv
+    parser = make_parser()
+    try:
+        args = parser.parse_args(argv)
+        if not getattr(args, "handler", None):
+            parser.print_help()
+            return 2
+        return args.handler(args)
+    except UsageError as exc:
+        if debug:
+            raise
+        print(f"eti-print: error: {exc}", file=sys.stderr)
+        return 2
+    except InputError as exc:
+        if debug:
+            raise
+        for line in exc.lines():
+            print(line, file=sys.stderr)
+        print(f"eti-print: {len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}"
+              f" found", file=sys.stderr)
+        return 1
+    except EtiError as exc:
+        if debug:
+            raise
+        print(f"eti-print: error: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("eti-print: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

@@ -1,0 +1,223 @@
+"""Loading a pack's data: manifest, data files, schemas and declarative checks.
+
+Everything is read and checked before anything is built from it, and every
+problem of the pass is collected so the user sees them all at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterator
+
+from .errors import InputError, Problem
+from .pack import Pack, confine
+from .schema import Schema, load_schema, validate
+from .yamlload import Document, load
+
+BUILTIN_SCHEMAS = Path(__file__).resolve().parent / "schemas"
+
+
+@dataclass
+class Dataset:
+    """A pack's validated data: each file's Document, by name."""
+
+    pack: Pack
+    manifest: Document
+    docs: dict[str, Document]
+    schemas: dict[str, Schema]
+
+    @property
+    def config(self) -> dict[str, Any]:
+        return self.manifest.data
+
+    @property
+    def slug(self) -> str:
+        return self.config["slug"]
+
+    def split(self, ref: str) -> tuple[str, tuple[str, ...]]:
+        name, *keys = ref.split(".")
+        return name, tuple(keys)
+
+    def items(self, ref: str) -> list[Any]:
+        """The list named by ``file.key`` (empty when absent)."""
+        name, keys = self.split(ref)
+        value: Any = self.docs[name].data
+        for key in keys:
+            if not isinstance(value, dict):
+                return []
+            value = value.get(key)
+        return value if isinstance(value, list) else []
+
+    def located(self, ref: str) -> Iterator[tuple[int, Any, Document, tuple]]:
+        """Each item of ``file.key`` with its index, document and path."""
+        name, keys = self.split(ref)
+        doc = self.docs[name]
+        for index, item in enumerate(self.items(ref)):
+            yield index, item, doc, keys + (index,)
+
+    def problem(self, ref: str, index: int | None, message: str, key: str | None = None,
+                hint: str | None = None) -> Problem:
+        name, keys = self.split(ref)
+        path = keys + ((index,) if index is not None else ()) + ((key,) if key else ())
+        # A problem with a whole list points at its key, not at its first item.
+        return self.docs[name].problem(path, message, hint=hint,
+                                       key=index is None and key is None)
+
+    def by_id(self, ref: str) -> dict[str, Any]:
+        return {item["id"]: item for item in self.items(ref)
+                if isinstance(item, dict) and "id" in item}
+
+
+def load_manifest(pack: Pack) -> Document:
+    path = pack.root / "pack.yaml"
+    shown = pack.display(path)
+    doc = load(path, shown)
+    schema = load_schema(BUILTIN_SCHEMAS / "pack.yaml", "eti_print/schemas/pack.yaml")
+    problems = validate(doc, schema)
+    if problems:
+        raise InputError(problems)
+    return doc
+
+
+def load_dataset(pack: Pack, checks: bool = True) -> Dataset:
+    """Load every data file of ``pack`` against its schema; raise all problems together.
+
+    With ``checks`` the manifest's declarative checks run too; without, the
+    caller runs ``run_checks`` itself (to report them with its own rules).
+    """
+    manifest = load_manifest(pack)
+    problems: list[Problem] = []
+    docs: dict[str, Document] = {}
+    schemas: dict[str, Schema] = {}
+    for index, name in enumerate(manifest.data["data"]):
+        line, _ = manifest.where(("data", index))
+        try:
+            data_path = confine(pack.root, f"{name}.yaml", "cards", where=manifest.path,
+                                line=line, field=f"data[{index}]")
+            schema_path = confine(pack.root, f"{name}.yaml", "cards/schemas",
+                                  where=manifest.path, line=line, field=f"data[{index}]")
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        try:
+            schemas[name] = load_schema(schema_path, pack.display(schema_path))
+        except InputError as exc:
+            problems.extend(exc.problems)
+        try:
+            docs[name] = load(data_path, pack.display(data_path))
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        if name in schemas:
+            problems.extend(validate(docs[name], schemas[name]))
+    if problems:
+        raise InputError(problems)
+    dataset = Dataset(pack, manifest, docs, schemas)
+    if checks:
+        problems.extend(run_checks(dataset))
+    if problems:
+        raise InputError(problems)
+    return dataset
+
+
+def _as_list(value: Any) -> list[Any]:
+    if value is None:
+        return []
+    return value if isinstance(value, list) else [value]
+
+
+def run_checks(ds: Dataset) -> list[Problem]:
+    """The manifest's declarative checks: counts, unique keys, references, art files."""
+    problems: list[Problem] = []
+    manifest = ds.manifest
+    for index, check in enumerate(ds.config.get("checks") or []):
+        here = ("checks", index)
+        kinds = [k for k in ("count", "unique", "ref", "art") if k in check]
+        if len(kinds) != 1:
+            problems.append(manifest.problem(here, "a check needs exactly one of "
+                                                   "count, unique, ref, art"))
+            continue
+        kind = kinds[0]
+        ref = check[kind]
+        name = ref.split(".")[0]
+        if name not in ds.docs:
+            problems.append(manifest.problem(here + (kind,), f"no data file {name!r}",
+                                             hint="data files are " + ", ".join(ds.docs)))
+            continue
+        if kind != "count" and "key" not in check:
+            problems.append(manifest.problem(here, f"a {kind} check needs a key"))
+            continue
+        problems.extend(_CHECKS[kind](ds, ref, check, manifest, here))
+    return problems
+
+
+def _check_count(ds: Dataset, ref: str, check: dict, manifest: Document,
+                 here: tuple) -> list[Problem]:
+    items = ds.items(ref)
+    if "sum" in check:
+        total = sum(item.get(check["sum"], 1) for item in items if isinstance(item, dict))
+        what = f"{check['sum']} adds up to"
+    else:
+        total, what = len(items), "has"
+    expected = check.get("equals")
+    if expected is not None and total != expected:
+        return [ds.problem(ref, None, f"{what} {total} cards; expected {expected}")]
+    return []
+
+
+def _check_unique(ds: Dataset, ref: str, check: dict, manifest: Document,
+                  here: tuple) -> list[Problem]:
+    key = check["key"]
+    seen: dict[Any, int] = {}
+    problems = []
+    for index, item, doc, path in ds.located(ref):
+        if not isinstance(item, dict) or key not in item:
+            continue
+        value = item[key]
+        if value in seen:
+            first_line, _ = doc.where(path[:-1] + (seen[value], key))
+            problems.append(doc.problem(path + (key,), f"duplicate {key} {value!r} "
+                                        f"(first used at line {first_line})"))
+        else:
+            seen[value] = index
+    return problems
+
+
+def _check_ref(ds: Dataset, ref: str, check: dict, manifest: Document,
+               here: tuple) -> list[Problem]:
+    target = check.get("to", "")
+    if target.split(".")[0] not in ds.docs:
+        return [manifest.problem(here + ("to",), f"no data file {target.split('.')[0]!r}")]
+    ids = set(ds.by_id(target))
+    key = check["key"]
+    problems = []
+    for index, item, doc, path in ds.located(ref):
+        if not isinstance(item, dict):
+            continue
+        for n, value in enumerate(_as_list(item.get(key))):
+            if value not in ids:
+                where = path + (key,) + ((n,) if isinstance(item.get(key), list) else ())
+                problems.append(doc.problem(where, f"unknown id {value!r} (not in {target})",
+                                            hint="known: " + ", ".join(sorted(ids))))
+    return problems
+
+
+def _check_art(ds: Dataset, ref: str, check: dict, manifest: Document,
+               here: tuple) -> list[Problem]:
+    key = check["key"]
+    problems = []
+    for index, item, doc, path in ds.located(ref):
+        if not isinstance(item, dict):
+            continue
+        for value in _as_list(item.get(key)):
+            try:
+                confine(ds.pack.root, f"{value}.svg", "templates/art")
+            except InputError:
+                problems.append(doc.problem(path + (key,), f"no art {value!r} "
+                                            f"(templates/art/{value}.svg)",
+                                            hint="art ids name SVG files in templates/art/"))
+    return problems
+
+
+_CHECKS = {"count": _check_count, "unique": _check_unique, "ref": _check_ref, "art": _check_art}

@@ -1,0 +1,156 @@
+"""Card layouts kept as data: ``templates/layouts/NAME.yaml``.
+
+A layout is a list of named boxes drawn in order on a card whose origin is the
+top-left corner of the trim, y pointing down (as a designer measures).  Each
+box has a type (``rect``, ``ellipse``, ``line``, ``text``, ``art``), a
+position and size given with units, and the properties its type accepts.  Any
+string property containing ``{{`` is a jinja2 template evaluated per card.
+A layout may ``extends`` another: boxes with the same name merge (the child's
+properties win), new boxes are drawn after the parent's.  ``when`` skips a box
+for cards where it renders empty or false.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from .errors import InputError, Problem
+from .pack import Pack, confine
+from .units import to_points
+from .yamlload import Document, load
+
+COMMON = {"type", "x", "y", "width", "height", "when", "repeat", "step"}
+BOX_PROPS: dict[str, set[str]] = {
+    "rect": COMMON | {"fill", "stroke", "stroke_width", "radius", "bleed", "dash"},
+    "ellipse": COMMON | {"fill", "stroke", "stroke_width"},
+    "line": COMMON | {"stroke", "stroke_width", "dash"},
+    "text": COMMON | {"text", "font", "size", "min_size", "leading", "color", "align",
+                      "valign", "icon_color", "tracking", "upper", "rotate"},
+    "art": COMMON | {"art", "color", "rotate"},
+}
+LENGTHS = {"x", "y", "width", "height", "stroke_width", "radius", "size", "min_size",
+           "tracking", "step"}
+LAYOUT_KEYS = {"extends", "description", "boxes"}
+
+
+@dataclass(frozen=True)
+class Box:
+    """One named box, its properties as written (lengths already in points)."""
+
+    name: str
+    type: str
+    props: dict[str, Any]
+    source: str                 # layout file, for messages
+    lines: dict[str, int]       # property -> line in that file
+    line: int | None = None
+
+    def line_of(self, prop: str) -> int | None:
+        return self.lines.get(prop, self.line)
+
+
+@dataclass(frozen=True)
+class Layout:
+    name: str
+    boxes: tuple[Box, ...]
+    source: str
+
+
+@dataclass
+class LayoutLibrary:
+    """Loads layouts once per build, resolving ``extends`` with cycle detection."""
+
+    pack: Pack
+    _cache: dict[str, Layout] = field(default_factory=dict)
+
+    def get(self, name: str, where: str | None = None, line: int | None = None,
+            field_name: str | None = None) -> Layout:
+        if name not in self._cache:
+            self._cache[name] = self._load(name, (), where, line, field_name)
+        return self._cache[name]
+
+    def _load(self, name: str, chain: tuple[str, ...], where: str | None, line: int | None,
+              field_name: str | None) -> Layout:
+        if name in chain:
+            raise InputError(Problem("layouts extend each other in a cycle: "
+                                     + " -> ".join(chain + (name,)), where, line,
+                                     field=field_name))
+        path = confine(self.pack.root, f"{name}.yaml", "templates/layouts", where=where,
+                       line=line, field=field_name)
+        shown = self.pack.display(path)
+        doc = load(path, shown)
+        problems: list[Problem] = []
+        if not isinstance(doc.data, dict):
+            raise InputError(doc.problem((), "a layout is a mapping with 'boxes'"))
+        for key in doc.data:
+            if key not in LAYOUT_KEYS:
+                problems.append(doc.problem((key,), f"unknown layout key {key!r}", key=True,
+                                            hint="layout keys are " + ", ".join(sorted(LAYOUT_KEYS))))
+        boxes: dict[str, Box] = {}
+        parent = doc.data.get("extends")
+        if parent is not None:
+            pline, _ = doc.where(("extends",))
+            if not isinstance(parent, str):
+                problems.append(doc.problem(("extends",), "must name a layout"))
+            else:
+                for box in self._load(parent, chain + (name,), shown, pline, "extends").boxes:
+                    boxes[box.name] = box
+        raw = doc.data.get("boxes")
+        if not isinstance(raw, dict):
+            problems.append(doc.problem(("boxes",), "must map box names to boxes"))
+            raw = {}
+        for box_name, props in raw.items():
+            try:
+                boxes[box_name] = _box(doc, box_name, props, boxes.get(box_name))
+            except InputError as exc:
+                problems.extend(exc.problems)
+        if problems:
+            raise InputError(problems)
+        return Layout(name, tuple(boxes.values()), shown)
+
+
+def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
+    here = ("boxes", name)
+    if not isinstance(props, dict):
+        raise InputError(doc.problem(here, "a box is a mapping of properties"))
+    merged: dict[str, Any] = dict(base.props) if base else {}
+    lines: dict[str, int] = dict(base.lines) if base else {}
+    source = doc.path
+    problems: list[Problem] = []
+    box_type = props.get("type", base.type if base else None)
+    if box_type not in BOX_PROPS:
+        raise InputError(doc.problem(here + ("type",), f"unknown box type {box_type!r}",
+                                     hint="types are " + ", ".join(BOX_PROPS)))
+    allowed = BOX_PROPS[box_type]
+    for key, value in props.items():
+        line, _ = doc.where(here + (key,), key=True)
+        if key not in allowed:
+            problems.append(doc.problem(here + (key,), f"{box_type} boxes have no property "
+                                        f"{key!r}", key=True,
+                                        hint="accepted: " + ", ".join(sorted(allowed))))
+            continue
+        if key in LENGTHS and not (isinstance(value, str) and "{{" in value):
+            try:
+                value = to_points(value, where=doc.path, line=line,
+                                  field=f"boxes.{name}.{key}", signed=key in ("x", "y"))
+            except InputError as exc:
+                problems.extend(exc.problems)
+                continue
+        merged[key] = value
+        lines[key] = line or 0
+    if base and base.type != box_type:
+        merged = {k: v for k, v in merged.items() if k in allowed}
+    for key in ("x", "y", "width", "height"):
+        if key not in merged and not (box_type == "rect" and merged.get("bleed")):
+            problems.append(doc.problem(here, f"box needs {key!r}"))
+    if box_type == "text" and "text" not in merged:
+        problems.append(doc.problem(here, "a text box needs 'text'"))
+    if box_type == "art" and "art" not in merged:
+        problems.append(doc.problem(here, "an art box needs 'art'"))
+    if problems:
+        raise InputError(problems)
+    box_line, _ = doc.where(here, key=True)
+    if base is not None:
+        source = doc.path if props else base.source
+    return Box(name, box_type, merged, source, lines, box_line)

@@ -1,0 +1,292 @@
+"""Card faces: a layout evaluated for one card, then drawn.
+
+Resolving a face evaluates every template, checks every colour and art id
+and fits every text box, so all problems surface before anything is drawn.
+A resolved face is plain data with a ``key``: identical faces (the 90
+research backs) are drawn once as a PDF form and reused.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from reportlab.lib.colors import Color, HexColor
+
+from ..errors import InputError, Problem
+from ..fonts import FontSet
+from ..layout import Box, Layout
+from ..templating import TemplateEnv
+from ..text import TextStyle, fit_markup, draw as draw_text
+
+_HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
+_ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
+WHITE = HexColor("#FFFFFF")
+INK_DARK = HexColor("#262626")
+
+
+@dataclass(frozen=True)
+class Op:
+    """One resolved drawing operation, in card coordinates (points, y down)."""
+
+    kind: str
+    x: float
+    y: float
+    w: float
+    h: float
+    args: tuple
+
+
+@dataclass(frozen=True)
+class Face:
+    width: float
+    height: float
+    bleed: float
+    ops: tuple[Op, ...]
+
+    @property
+    def key(self) -> tuple:
+        return (self.width, self.height, self.bleed, self.ops)
+
+
+class FaceResolver:
+    """Evaluates layouts for cards: templates, colours, art ids, text fitting."""
+
+    def __init__(self, env: TemplateEnv, fonts: FontSet, art: Any, width: float,
+                 height: float, bleed: float, ink_saver: bool = False):
+        self.ink_saver = ink_saver
+        self.env = env
+        self.fonts = fonts
+        self.art = art
+        self.width = width
+        self.height = height
+        self.bleed = bleed
+
+    def resolve(self, layout: Layout, context: dict[str, Any], what: str) -> Face:
+        ops: list[Op] = []
+        problems: list[Problem] = []
+        for box in layout.boxes:
+            try:
+                ops.extend(self._box(box, context, what))
+            except InputError as exc:
+                problems.extend(Problem(f"{what}: {p.message}", p.path, p.line, p.col, p.field,
+                                        p.hint) for p in exc.problems)
+        if problems:
+            raise InputError(problems)
+        return Face(self.width, self.height, self.bleed, tuple(ops))
+
+    # -- properties ---------------------------------------------------------------
+    def _value(self, box: Box, prop: str, context: dict[str, Any], default: Any = None) -> Any:
+        value = box.props.get(prop, default)
+        if isinstance(value, str) and "{{" in value or isinstance(value, str) and "{%" in value:
+            value = self.env.render_string(value, context, where=box.source,
+                                           line=box.line_of(prop),
+                                           field=f"boxes.{box.name}.{prop}")
+            value = str(value)
+        return value
+
+    def _plain(self, box: Box, prop: str, context: dict[str, Any], default: Any = None) -> Any:
+        value = self._value(box, prop, context, default)
+        if isinstance(value, str):
+            value = (value.replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+                     .replace("&#34;", '"').replace("&#39;", "'").strip())
+        return value
+
+    def _length(self, box: Box, prop: str, context: dict[str, Any], default: float = 0.0) -> float:
+        from ..units import to_points
+        value = self._plain(box, prop, context, default)
+        if isinstance(value, str):
+            return to_points(value, where=box.source, line=box.line_of(prop),
+                             field=f"boxes.{box.name}.{prop}", signed=prop in ("x", "y"))
+        return float(value)
+
+    def _colour(self, box: Box, prop: str, context: dict[str, Any],
+                default: str | None = None) -> Color | None:
+        value = self._plain(box, prop, context, default)
+        if value in (None, "", "none"):
+            return None
+        if not isinstance(value, str) or not _HEX.match(value):
+            raise InputError(Problem(f"colour must be #RRGGBB or none (got {value!r})",
+                                     box.source, box.line_of(prop),
+                                     field=f"boxes.{box.name}.{prop}"))
+        colour = HexColor(value)
+        if self.ink_saver:
+            role = "fill" if prop == "fill" and not box.props.get("bleed") else (
+                "text" if prop in ("color", "icon_color") else "keep")
+            colour = ink_saver_colour(colour, role)
+        return colour
+
+    def _when(self, box: Box, context: dict[str, Any]) -> bool:
+        if "when" not in box.props:
+            return True
+        value = self._plain(box, "when", context)
+        if isinstance(value, str):
+            return value.strip().lower() not in ("", "false", "0", "none", "no")
+        return bool(value)
+
+    def _geometry(self, box: Box, context: dict[str, Any]) -> tuple[float, float, float, float]:
+        if box.type == "rect" and box.props.get("bleed") and "x" not in box.props:
+            b = self.bleed
+            return (-b, -b, self.width + 2 * b, self.height + 2 * b)
+        return (self._length(box, "x", context), self._length(box, "y", context),
+                self._length(box, "width", context), self._length(box, "height", context))
+
+    # -- boxes --------------------------------------------------------------------
+    def _box(self, box: Box, context: dict[str, Any], what: str) -> list[Op]:
+        if not self._when(box, context):
+            return []
+        x, y, w, h = self._geometry(box, context)
+        repeat = int(self._plain(box, "repeat", context, 1) or 0)
+        step = self._length(box, "step", context, w)
+        ops = []
+        for i in range(max(repeat, 0)):
+            ops.append(self._one(box, context, x + i * step, y, w, h))
+        return ops
+
+    def _one(self, box: Box, ctx: dict[str, Any], x: float, y: float, w: float, h: float) -> Op:
+        if box.type == "rect":
+            return Op("rect", x, y, w, h, (
+                self._colour(box, "fill", ctx), self._colour(box, "stroke", ctx),
+                self._length(box, "stroke_width", ctx, 0.5), self._length(box, "radius", ctx),
+                bool(box.props.get("bleed")), _dash(box.props.get("dash"))))
+        if box.type == "ellipse":
+            return Op("ellipse", x, y, w, h, (
+                self._colour(box, "fill", ctx), self._colour(box, "stroke", ctx),
+                self._length(box, "stroke_width", ctx, 0.5)))
+        if box.type == "line":
+            return Op("line", x, y, w, h, (
+                self._colour(box, "stroke", ctx, "#000000"),
+                self._length(box, "stroke_width", ctx, 0.5), _dash(box.props.get("dash"))))
+        if box.type == "art":
+            art_id = self._plain(box, "art", ctx)
+            field = f"boxes.{box.name}.art"
+            if not isinstance(art_id, str) or not _ID.match(art_id):
+                raise InputError(Problem(f"art must be an art id (got {art_id!r})", box.source,
+                                         box.line_of("art"), field=field))
+            self.art.get(art_id, where=box.source, line=box.line_of("art"), field=field)
+            return Op("art", x, y, w, h, (art_id, self._colour(box, "color", ctx),
+                                          float(self._plain(box, "rotate", ctx, 0) or 0)))
+        return self._text(box, ctx, x, y, w, h)
+
+    def _text(self, box: Box, ctx: dict[str, Any], x: float, y: float, w: float, h: float) -> Op:
+        markup = self._value(box, "text", ctx)
+        if not isinstance(markup, str):
+            markup = str(markup)
+        family = self.fonts.get(str(box.props.get("font", "body")), where=box.source,
+                                line=box.line_of("font"), field=f"boxes.{box.name}.font")
+        size = self._length(box, "size", ctx, 9.0)
+        style = TextStyle(
+            family=family, size=size,
+            min_size=self._length(box, "min_size", ctx, min(size, 6.5)),
+            leading=float(box.props.get("leading", 1.2)),
+            color=self._colour(box, "color", ctx, "#1A1A1A") or INK_DARK,
+            align=str(box.props.get("align", "left")),
+            valign=str(box.props.get("valign", "top")),
+            icon_color=self._colour(box, "icon_color", ctx),
+            tracking=self._length(box, "tracking", ctx, 0.0),
+            upper=bool(box.props.get("upper", False)))
+        rotate = float(self._plain(box, "rotate", ctx, 0) or 0)
+        fw, fh = (h, w) if rotate % 180 == 90 else (w, h)
+        fitted = fit_markup(markup, fw, fh, style, self.art, where=box.source,
+                            line=box.line_of("text"), field=f"boxes.{box.name}")
+        return Op("text", x, y, w, h, (fitted, rotate))
+
+
+def _dash(value: Any) -> tuple[float, ...]:
+    if not value:
+        return ()
+    if isinstance(value, (int, float)):
+        return (float(value), float(value))
+    if isinstance(value, list):
+        return tuple(float(v) for v in value)
+    return ()
+
+
+def _lighten(colour: Color, amount: float) -> Color:
+    r, g, b = colour.red, colour.green, colour.blue
+    return Color(r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
+
+
+def _luminance(colour: Color) -> float:
+    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
+
+
+def ink_saver_colour(colour: Color | None, role: str) -> Color | None:
+    """Ink-saver variant of a colour: light fills, dark text and icons."""
+    if colour is None:
+        return None
+    if role == "fill":
+        return _lighten(colour, 0.82)
+    if role == "text" and _luminance(colour) > 0.6:
+        return INK_DARK
+    return colour
+
+
+def draw_face(canvas: Any, face: Face, art: Any, ink_saver: bool = False) -> None:
+    """Draw ``face`` with its trim's top-left at the canvas origin, y up.
+
+    The caller translates to the card's trim bottom-left and clips to its bleed.
+    """
+    H = face.height
+    for op in face.ops:
+        bottom = H - op.y - op.h
+        if op.kind in ("rect", "ellipse"):
+            fill, stroke, stroke_width = op.args[0], op.args[1], op.args[2]
+            if ink_saver and op.kind == "rect" and op.args[4]:
+                stroke, stroke_width = fill, 1.2
+                fill = WHITE
+            canvas.saveState()
+            if fill is not None:
+                canvas.setFillColor(fill)
+            if stroke is not None:
+                canvas.setStrokeColor(stroke)
+                canvas.setLineWidth(stroke_width)
+            if op.kind == "rect" and op.args[5]:
+                canvas.setDash(list(op.args[5]))
+            if op.kind == "rect" and ink_saver and op.args[4]:
+                inset = stroke_width / 2
+                canvas.rect(inset, inset, face.width - 2 * inset, face.height - 2 * inset,
+                            stroke=1, fill=1)
+            elif op.kind == "rect" and op.args[3]:
+                canvas.roundRect(op.x, bottom, op.w, op.h, op.args[3],
+                                 stroke=int(stroke is not None), fill=int(fill is not None))
+            elif op.kind == "rect":
+                canvas.rect(op.x, bottom, op.w, op.h, stroke=int(stroke is not None),
+                            fill=int(fill is not None))
+            else:
+                canvas.ellipse(op.x, bottom, op.x + op.w, bottom + op.h,
+                               stroke=int(stroke is not None), fill=int(fill is not None))
+            canvas.restoreState()
+        elif op.kind == "line":
+            stroke, width, dash = op.args
+            canvas.saveState()
+            canvas.setStrokeColor(stroke)
+            canvas.setLineWidth(width)
+            if dash:
+                canvas.setDash(list(dash))
+            canvas.line(op.x, H - op.y, op.x + op.w, H - op.y - op.h)
+            canvas.restoreState()
+        elif op.kind == "art":
+            art_id, colour, rotate = op.args
+            _rotated(canvas, op, bottom, rotate,
+                     lambda x, y, w, h: art.draw(canvas, art_id, x, y, w, h, colour))
+        elif op.kind == "text":
+            fitted, rotate = op.args
+            _rotated(canvas, op, bottom, rotate,
+                     lambda x, y, w, h: draw_text(canvas, fitted, x, y))
+
+
+def _rotated(canvas: Any, op: Op, bottom: float, degrees: float,
+             paint: Callable[[float, float, float, float], None]) -> None:
+    if not degrees:
+        paint(op.x, bottom, op.w, op.h)
+        return
+    canvas.saveState()
+    canvas.translate(op.x + op.w / 2, bottom + op.h / 2)
+    canvas.rotate(degrees)
+    if degrees % 180 == 90:
+        paint(-op.h / 2, -op.w / 2, op.h, op.w)
+    else:
+        paint(-op.w / 2, -op.h / 2, op.w, op.h)
+    canvas.restoreState()

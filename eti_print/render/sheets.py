@@ -1,0 +1,116 @@
+"""Imposing resolved faces onto print sheets: fronts, registered backs, crop marks.
+
+Every distinct face becomes one PDF form, drawn wherever a card shows it,
+clipped to that card's bleed.  Each deck starts on a new sheet; with duplex
+printing every front sheet is followed by its back sheet.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ..imposition import SheetSpec, back_slots, crop_marks, draw_crop_marks, front_slots
+from .faces import Face, draw_face
+
+
+@dataclass(frozen=True)
+class Deck:
+    """A deck ready to impose: one (front, back) pair per physical card."""
+
+    id: str
+    title: str
+    cards: tuple[tuple[Face, Face], ...]
+
+
+@dataclass(frozen=True)
+class DocInfo:
+    title: str
+    subject: str
+    author: str = "eti-print"
+    keywords: str = ""
+
+
+class FormCache:
+    """One PDF form per distinct face, defined before the first page."""
+
+    def __init__(self) -> None:
+        self.names: dict[tuple, str] = {}
+        self.faces: list[tuple[str, Face]] = []
+
+    def add(self, face: Face) -> str:
+        key = face.key
+        if key not in self.names:
+            name = f"face{len(self.names)}"
+            self.names[key] = name
+            self.faces.append((name, face))
+        return self.names[key]
+
+    def define_all(self, canvas: Canvas, art: Any, ink_saver: bool) -> None:
+        for name, face in self.faces:
+            b = face.bleed
+            canvas.beginForm(name, -b, -b, face.width + b, face.height + b)
+            draw_face(canvas, face, art, ink_saver)
+            canvas.endForm()
+
+
+def _place(canvas: Canvas, form: str, slot: Any) -> None:
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(slot.bleed.x, slot.bleed.y, slot.bleed.w, slot.bleed.h)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate(slot.trim.x, slot.trim.y)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+
+def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    return [items[i:i + size] for i in range(0, len(items), size)] or [items]
+
+
+def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo,
+           ink_saver: bool = False, invariant: bool = True) -> tuple[bytes, int]:
+    """Render ``decks`` onto sheets; return the PDF bytes and the page count."""
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=spec.paper, invariant=int(invariant), pageCompression=1)
+    canvas.setTitle(info.title)
+    canvas.setSubject(info.subject)
+    canvas.setAuthor(info.author)
+    canvas.setCreator("eti-print")
+    canvas.setKeywords(info.keywords)
+    forms = FormCache()
+    named = [[(forms.add(front), forms.add(back)) for front, back in deck.cards] for deck in decks]
+    forms.define_all(canvas, art, ink_saver)
+
+    fronts, backs = front_slots(spec), back_slots(spec)
+    marks = crop_marks(spec, fronts)
+    back_marks = crop_marks(spec, backs)
+    pages = 0
+
+    def page(pairs: Sequence[tuple[str, str]], side: int, slots: Any, lines: Any) -> None:
+        nonlocal pages
+        for (pair, slot) in zip(pairs, slots):
+            _place(canvas, pair[side], slot)
+        draw_crop_marks(canvas, lines, spec.crop_stroke)
+        canvas.showPage()
+        pages += 1
+
+    for deck, pairs in zip(decks, named):
+        key = f"deck-{deck.id}"
+        canvas.bookmarkPage(key)
+        canvas.addOutlineEntry(f"{deck.title} ({len(pairs)})", key, level=0)
+        sheets = _chunks(pairs, len(fronts))
+        if spec.duplex == "none":
+            for sheet in sheets:
+                page(sheet, 0, fronts, marks)
+            for sheet in sheets:
+                page(sheet, 1, backs, back_marks)
+        else:
+            for sheet in sheets:
+                page(sheet, 0, fronts, marks)
+                page(sheet, 1, backs, back_marks)
+    canvas.save()
+    return buffer.getvalue(), pages

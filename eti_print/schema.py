@@ -1,0 +1,219 @@
+"""Schemas kept as data: cerberus schemas in ``cards/schemas/*.yaml``.
+
+A schema file has a ``description`` and a ``schema`` (a cerberus schema of the
+data file's top-level mapping).  Each field carries a one-line
+``description``, shown by ``eti-print schema``; fields are required unless
+they say ``required: false``; unknown keys are errors.  Validation is strict:
+``True`` is not an integer and nothing is coerced.  Every error is located by
+file, line, column and field path.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import cerberus
+from cerberus import TypeDefinition
+from cerberus import errors as cerr
+
+from .errors import InputError, Problem
+from .yamlload import Document, format_path, load
+
+#: Keys a schema field may use (a deliberately small subset of cerberus).
+RULES = {"type", "schema", "allowed", "regex", "min", "max", "minlength", "maxlength",
+         "required", "nullable", "empty", "keysrules", "valuesrules", "description"}
+
+
+class StrictValidator(cerberus.Validator):
+    """Cerberus with strict numbers: booleans are not integers or numbers."""
+
+    types_mapping = dict(cerberus.Validator.types_mapping)
+    types_mapping["integer"] = TypeDefinition("integer", (int,), (bool,))
+    types_mapping["number"] = TypeDefinition("number", (int, float), (bool,))
+    types_mapping["float"] = TypeDefinition("float", (float,), ())
+
+
+@dataclass(frozen=True)
+class Schema:
+    """One data file's schema: its description, the raw tree and the cerberus form."""
+
+    name: str
+    description: str
+    fields: dict[str, Any]      # as written, with descriptions
+    cerberus: dict[str, Any]    # normalised for the validator
+    source: str
+
+
+def _normalise(fields: dict[str, Any], doc: Document, path: tuple,
+               problems: list[Problem]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, rules in fields.items():
+        here = path + (name,)
+        if not isinstance(rules, dict):
+            problems.append(doc.problem(here, "a field's rules must be a mapping"))
+            continue
+        if not isinstance(rules.get("description"), str) or not rules["description"].strip():
+            problems.append(doc.problem(here, "every field needs a one-line 'description'",
+                                        key=True))
+        out[name] = _rules(rules, doc, here, problems)
+        out[name].setdefault("required", True)
+    return out
+
+
+def _rules(rules: dict[str, Any], doc: Document, path: tuple,
+           problems: list[Problem]) -> dict[str, Any]:
+    norm: dict[str, Any] = {}
+    for key, value in rules.items():
+        if key not in RULES:
+            problems.append(doc.problem(path + (key,), f"unknown schema rule {key!r}", key=True,
+                                        hint="rules are " + ", ".join(sorted(RULES))))
+            continue
+        if key == "description":
+            norm["meta"] = {"description": value}
+        elif key == "schema" and isinstance(value, dict):
+            if rules.get("type") == "list":
+                norm["schema"] = _rules(value, doc, path + (key,), problems)
+            else:
+                norm["schema"] = _normalise(value, doc, path + (key,), problems)
+        elif key in ("keysrules", "valuesrules") and isinstance(value, dict):
+            norm[key] = _rules(value, doc, path + (key,), problems)
+        else:
+            norm[key] = value
+    return norm
+
+
+def load_schema(path: Path, shown: str) -> Schema:
+    doc = load(path, shown)
+    problems: list[Problem] = []
+    data = doc.data
+    if not isinstance(data, dict) or not isinstance(data.get("schema"), dict):
+        raise InputError(doc.problem((), "a schema file needs a 'schema' mapping"))
+    if not isinstance(data.get("description"), str):
+        problems.append(doc.problem(("description",), "a schema file needs a 'description'"))
+    extra = set(data) - {"description", "schema"}
+    for key in sorted(extra, key=str):
+        problems.append(doc.problem((key,), f"unknown key {key!r}", key=True))
+    fields = _normalise(data["schema"], doc, ("schema",), problems)
+    try:
+        StrictValidator(fields)
+    except cerberus.SchemaError as exc:
+        problems.append(doc.problem(("schema",), f"invalid schema: {exc}"))
+    if problems:
+        raise InputError(problems)
+    return Schema(path.stem, data.get("description", ""), data["schema"], fields, shown)
+
+
+def _describe(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def _field_rules(schema: dict[str, Any], schema_path: tuple) -> dict[str, Any]:
+    node: Any = schema
+    for part in schema_path[:-1]:
+        if not isinstance(node, dict) or part not in node:
+            return {}
+        node = node[part]
+    return node if isinstance(node, dict) else {}
+
+
+def _message(error: cerr.ValidationError, schema: dict[str, Any]) -> tuple[str, bool]:
+    """A message for one cerberus error, and whether it is about the key itself."""
+    rule, constraint, value = error.rule, error.constraint, error.value
+    code = error.code
+    if rule == "type":
+        allowed = _field_rules(schema, tuple(error.schema_path)).get("allowed")
+        if allowed:  # "must be one of I..V (got 6)" says more than "must be a string"
+            rule, constraint = "allowed", allowed
+    if code == cerr.REQUIRED_FIELD.code:
+        return "required field is missing", False
+    if code == cerr.UNKNOWN_FIELD.code:
+        return "unknown field", True
+    if rule == "type":
+        return f"must be of type {constraint} (got {_describe(value)})", False
+    if rule == "allowed":
+        if isinstance(value, list):
+            bad = [v for v in value if v not in constraint]
+            return (f"must be one of {', '.join(map(str, constraint))} "
+                    f"(got {', '.join(map(_describe, bad))})"), False
+        return f"must be one of {', '.join(map(str, constraint))} (got {_describe(value)})", False
+    if rule == "regex":
+        return f"must match {constraint} (got {_describe(value)})", False
+    if rule == "min":
+        return f"must be at least {constraint} (got {_describe(value)})", False
+    if rule == "max":
+        return f"must be at most {constraint} (got {_describe(value)})", False
+    if rule == "minlength":
+        return f"must have at least {constraint} items (got {len(value)})", False
+    if rule == "maxlength":
+        return f"must have at most {constraint} items (got {len(value)})", False
+    if rule == "empty":
+        return "must not be empty", False
+    if rule == "nullable":
+        return "must not be null", False
+    return f"fails rule {rule!r} ({constraint!r})", False
+
+
+def _leaves(errors: list[cerr.ValidationError]):
+    for error in errors:
+        if error.is_group_error or error.is_logic_error:
+            yield from _leaves(error.child_errors or [])
+        else:
+            yield error
+
+
+def validate(doc: Document, schema: Schema) -> list[Problem]:
+    """Check a loaded data file against its schema; return located problems."""
+    if not isinstance(doc.data, dict):
+        return [doc.problem((), "the file must hold a mapping of keys to values")]
+    validator = StrictValidator(schema.cerberus)
+    if validator.validate(doc.data):
+        return []
+    problems = []
+    for error in _leaves(list(validator._errors)):
+        path = tuple(error.document_path)
+        message, on_key = _message(error, schema.cerberus)
+        if error.code == cerr.REQUIRED_FIELD.code:
+            line, col = doc.where(path[:-1])
+            problems.append(Problem(f"required field {path[-1]!r} is missing", doc.path, line,
+                                    col, format_path(path[:-1]) or None))
+            continue
+        problems.append(doc.problem(path, message, key=on_key))
+    return problems
+
+
+def reference(schema: Schema) -> str:
+    """The human reference printed by ``eti-print schema``."""
+    lines = [f"{schema.name}.yaml: {schema.description}", ""]
+
+    def walk(fields: dict[str, Any], indent: int) -> None:
+        for name, rules in fields.items():
+            rtype = rules.get("type", "any")
+            extras = []
+            if "allowed" in rules:
+                extras.append("one of " + ", ".join(map(str, rules["allowed"])))
+            if "min" in rules:
+                extras.append(f"min {rules['min']}")
+            if "max" in rules:
+                extras.append(f"max {rules['max']}")
+            if rules.get("required") is False:
+                extras.append("optional")
+            kind = rtype + (f" ({'; '.join(extras)})" if extras else "")
+            lines.append(f"{'  ' * indent}{name}: {kind}")
+            lines.append(f"{'  ' * indent}    {rules.get('description', '')}")
+            sub = rules.get("schema")
+            if isinstance(sub, dict):
+                if rtype == "list":
+                    item = sub
+                    if isinstance(item.get("schema"), dict) and item.get("type") == "dict":
+                        walk(item["schema"], indent + 1)
+                    elif item.get("type"):
+                        lines.append(f"{'  ' * (indent + 1)}each item: {item['type']}"
+                                     f" - {item.get('description', '')}")
+                else:
+                    walk(sub, indent + 1)
+
+    walk(schema.fields, 0)
+    return "\n".join(lines)

@@ -1,0 +1,72 @@
+"""Sheet settings kept as data (``templates/sheets.yaml``), in points."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from .dataset import BUILTIN_SCHEMAS
+from .errors import InputError, fail
+from .pack import Pack
+from .schema import load_schema, validate
+from .units import mm, to_points
+from .yamlload import load
+
+
+@dataclass(frozen=True)
+class SheetSetting:
+    name: str
+    width: float
+    height: float
+    bleed: float
+    gutter: float
+    mark_length: float
+    mark_offset: float
+    mark_stroke: float
+
+
+@dataclass(frozen=True)
+class SheetSettings:
+    settings: dict[str, SheetSetting]
+    source: str
+
+    def get(self, name: str, where: str | None = None, line: int | None = None,
+            field: str | None = None) -> SheetSetting:
+        try:
+            return self.settings[name]
+        except KeyError:
+            raise fail(f"unknown sheet setting {name!r}", path=where, line=line, field=field,
+                       hint=f"settings in {self.source}: " + ", ".join(self.settings)) from None
+
+
+def load_sheets(pack: Pack) -> SheetSettings:
+    path = pack.templates_dir / "sheets.yaml"
+    shown = pack.display(path)
+    doc = load(path, shown)
+    schema = load_schema(BUILTIN_SCHEMAS / "sheets.yaml", "eti_print/schemas/sheets.yaml")
+    problems = validate(doc, schema)
+    if problems:
+        raise InputError(problems)
+    settings: dict[str, SheetSetting] = {}
+    for name, raw in doc.data["sheets"].items():
+        def pt(key: str, default: float, *sub: str) -> float:
+            value = raw
+            for part in sub:
+                value = value.get(part, {}) if isinstance(value, dict) else {}
+            value = value.get(key) if isinstance(value, dict) else None
+            if value is None:
+                return default
+            line, _ = doc.where(("sheets", name) + sub + (key,))
+            return to_points(value, where=shown, line=line,
+                             field=".".join(("sheets", name) + sub + (key,)))
+        setting = SheetSetting(name, pt("width", 0), pt("height", 0), pt("bleed", 0),
+                               pt("gutter", 0.0), pt("length", mm(3), "crop_marks"),
+                               pt("offset", mm(0.5), "crop_marks"),
+                               pt("stroke", 0.3, "crop_marks"))
+        if setting.width <= 0 or setting.height <= 0:
+            raise InputError(doc.problem(("sheets", name), "width and height must be above 0"))
+        if setting.mark_stroke < 0.25:
+            raise InputError(doc.problem(("sheets", name, "crop_marks", "stroke"),
+                                         "crop marks thinner than 0.25pt vanish on a laser print"))
+        settings[name] = setting
+    return SheetSettings(settings, shown)
