@@ -20,9 +20,10 @@ from .dataset import Dataset, load_dataset, run_checks
 from .errors import InputError, Problem, UsageError
 from .fonts import FontSet, load_fonts
 from .layout import LayoutLibrary
-from .output import atomic_path, prepare_dir, write_bytes
+from .output import prepare_dir, source_date_epoch, write_bytes
 from .pack import Pack, slug
 from .sheets import SheetSettings, load_sheets
+from .units import mm
 
 Progress = Callable[[str], None] | None
 
@@ -33,6 +34,7 @@ class PrintOptions:
     duplex: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)   # millimetres
     ink_saver: bool = False
+    booklet: bool = False   # impose the rules reference two-up for saddle stitching
 
 
 @dataclass
@@ -217,6 +219,7 @@ def build(pack_arg: str | None, out_dir: Path, options: PrintOptions,
           progress: Progress = None) -> str:
     """Build every output of a pack; return a short report."""
     started = time.perf_counter()
+    source_date_epoch()  # reportlab reads it too, and would crash on a bad value
     ctx = load_context(pack_arg, options)
     outputs = render_all(ctx, progress)
     written = write_outputs(out_dir, ctx, outputs)
@@ -233,5 +236,6 @@ def calibrate(out_dir: Path, paper: str, offset: tuple[float, float]) -> Path:
     fonts = load_fonts(pack)
     out = prepare_dir(out_dir)
     target = out / f"calibration-{slug(paper)}.pdf"
-    render_calibration(target, paper=paper, fonts=fonts, back_offset=offset)
+    render_calibration(target, paper=paper, fonts=fonts,
+                       back_offset=(mm(offset[0]), mm(offset[1])))
     return target

@@ -54,7 +54,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 def _print_options(args: argparse.Namespace):
     from .build import PrintOptions
     return PrintOptions(paper=args.paper, duplex=args.duplex, back_offset=args.back_offset,
-                        ink_saver=args.ink_saver)
+                        ink_saver=args.ink_saver, booklet=getattr(args, "booklet", False))
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
@@ -110,6 +110,9 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
     p.add_argument("--quiet", action="store_true", help="print nothing on success")
+    p.add_argument("--booklet", action="store_true",
+                   help="impose the rules reference two pages to a landscape sheet in "
+                        "saddle-stitch order, to fold into a booklet")
     _add_print_options(p)
     p.set_defaults(handler=_cmd_build)
 

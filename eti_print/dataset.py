@@ -131,6 +131,17 @@ def run_checks(ds: Dataset) -> list[Problem]:
     """The manifest's declarative checks: counts, unique keys, references, art files."""
     problems: list[Problem] = []
     manifest = ds.manifest
+    seen: dict[str, int] = {}
+    for index, deck in enumerate(ds.config.get("decks") or []):
+        if deck["id"] in seen:
+            problems.append(manifest.problem(("decks", index, "id"),
+                                             f"duplicate deck id {deck['id']!r} (first at line "
+                                             f"{manifest.where(('decks', seen[deck['id']]))[0]})"))
+        seen.setdefault(deck["id"], index)
+        for n, ref in enumerate(deck["items"]):
+            if ref.split(".")[0] not in ds.docs:
+                problems.append(manifest.problem(("decks", index, "items", n),
+                                                 f"no data file {ref.split('.')[0]!r}"))
     for index, check in enumerate(ds.config.get("checks") or []):
         here = ("checks", index)
         kinds = [k for k in ("count", "unique", "ref", "art") if k in check]

@@ -7,6 +7,7 @@ draws with, so no PDF depends on a system font.
 
 from __future__ import annotations
 
+import struct
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
@@ -65,12 +66,13 @@ class FontSet:
 
 
 @lru_cache(maxsize=None)
-def _register_file(path: Path) -> str:
+def _register_file(path: Path, shown: str) -> str:
     name = "eti-" + path.stem
     try:
         font = TTFont(name, str(path))
-    except (TTFError, OSError, ValueError) as exc:
-        raise fail(f"cannot load font: {exc}", path=str(path)) from None
+    except (TTFError, OSError, ValueError, struct.error) as exc:
+        raise fail(f"cannot load font: {exc}", path=shown,
+                   hint="fonts are TrueType (.ttf) files") from None
     pdfmetrics.registerFont(font)
     return name
 
@@ -109,7 +111,7 @@ def load_fonts(pack: Pack) -> FontSet:
             try:
                 path = confine(pack.root, str(ref), "fonts", where=shown, line=line,
                                field=f"fonts.{role}.{face}")
-                names[face] = _register_file(path)
+                names[face] = _register_file(path, pack.display(path))
             except InputError as exc:
                 problems.extend(exc.problems)
         if "regular" not in names:

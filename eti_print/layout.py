@@ -21,18 +21,23 @@ from .pack import Pack, confine
 from .units import to_points
 from .yamlload import Document, load
 
-COMMON = {"type", "x", "y", "width", "height", "when", "repeat", "step"}
+COMMON = {"type", "x", "y", "width", "height", "when", "repeat", "step", "step_y"}
 BOX_PROPS: dict[str, set[str]] = {
     "rect": COMMON | {"fill", "stroke", "stroke_width", "radius", "bleed", "dash"},
     "ellipse": COMMON | {"fill", "stroke", "stroke_width"},
     "line": COMMON | {"stroke", "stroke_width", "dash"},
     "text": COMMON | {"text", "font", "size", "min_size", "leading", "color", "align",
-                      "valign", "icon_color", "tracking", "upper", "rotate"},
+                      "valign", "icon_color", "icon_scale", "tracking", "upper", "rotate"},
     "art": COMMON | {"art", "color", "rotate"},
 }
 LENGTHS = {"x", "y", "width", "height", "stroke_width", "radius", "size", "min_size",
-           "tracking", "step"}
+           "tracking", "step", "step_y"}
 LAYOUT_KEYS = {"extends", "description", "boxes"}
+
+
+def is_template(value: Any) -> bool:
+    """Whether a property is a jinja2 template, evaluated per card."""
+    return isinstance(value, str) and ("{{" in value or "{%" in value)
 
 
 @dataclass(frozen=True)
@@ -62,6 +67,7 @@ class LayoutLibrary:
     """Loads layouts once per build, resolving ``extends`` with cycle detection."""
 
     pack: Pack
+    folder: str = "templates/layouts"   # pack-relative folder of the layout files
     _cache: dict[str, Layout] = field(default_factory=dict)
 
     def get(self, name: str, where: str | None = None, line: int | None = None,
@@ -76,7 +82,7 @@ class LayoutLibrary:
             raise InputError(Problem("layouts extend each other in a cycle: "
                                      + " -> ".join(chain + (name,)), where, line,
                                      field=field_name))
-        path = confine(self.pack.root, f"{name}.yaml", "templates/layouts", where=where,
+        path = confine(self.pack.root, f"{name}.yaml", self.folder, where=where,
                        line=line, field=field_name)
         shown = self.pack.display(path)
         doc = load(path, shown)
@@ -130,10 +136,11 @@ def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
                                         f"{key!r}", key=True,
                                         hint="accepted: " + ", ".join(sorted(allowed))))
             continue
-        if key in LENGTHS and not (isinstance(value, str) and "{{" in value):
+        if key in LENGTHS and not is_template(value):
             try:
                 value = to_points(value, where=doc.path, line=line,
-                                  field=f"boxes.{name}.{key}", signed=key in ("x", "y"))
+                                  field=f"boxes.{name}.{key}",
+                                  signed=key in ("x", "y", "step", "step_y"))
             except InputError as exc:
                 problems.extend(exc.problems)
                 continue

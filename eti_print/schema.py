@@ -44,6 +44,7 @@ class Schema:
     fields: dict[str, Any]      # as written, with descriptions
     cerberus: dict[str, Any]    # normalised for the validator
     source: str
+    validator: cerberus.Validator  # built once: cerberus checks the schema itself on creation
 
 
 def _normalise(fields: dict[str, Any], doc: Document, path: tuple,
@@ -96,13 +97,16 @@ def load_schema(path: Path, shown: str) -> Schema:
     for key in sorted(extra, key=str):
         problems.append(doc.problem((key,), f"unknown key {key!r}", key=True))
     fields = _normalise(data["schema"], doc, ("schema",), problems)
-    try:
-        StrictValidator(fields)
-    except cerberus.SchemaError as exc:
-        problems.append(doc.problem(("schema",), f"invalid schema: {exc}"))
-    if problems:
+    validator = None
+    if not problems:
+        try:
+            validator = StrictValidator(fields)
+        except cerberus.SchemaError as exc:
+            problems.append(doc.problem(("schema",), f"invalid schema: {exc}"))
+    if problems or validator is None:
         raise InputError(problems)
-    return Schema(path.stem, data.get("description", ""), data["schema"], fields, shown)
+    return Schema(path.stem, data.get("description", ""), data["schema"], fields, shown,
+                  validator)
 
 
 def _describe(value: Any) -> str:
@@ -168,7 +172,7 @@ def validate(doc: Document, schema: Schema) -> list[Problem]:
     """Check a loaded data file against its schema; return located problems."""
     if not isinstance(doc.data, dict):
         return [doc.problem((), "the file must hold a mapping of keys to values")]
-    validator = StrictValidator(schema.cerberus)
+    validator = schema.validator
     if validator.validate(doc.data):
         return []
     problems = []

@@ -52,3 +52,13 @@ def pack_copy(tmp_path: Path) -> Path:
 def database():
     from eti_print.model import load_database
     return load_database()
+
+
+def pytest_addoption(parser):
+    parser.addoption("--update-golden", action="store_true", default=False,
+                     help="rewrite the raster golden images instead of comparing with them")
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return request.config.getoption("--update-golden")

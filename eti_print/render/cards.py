@@ -54,8 +54,8 @@ def sheet_spec(ctx: "Context", sheet_name: str) -> SheetSpec:
         paper=paper_size(o.paper), card=(setting.width, setting.height), bleed=setting.bleed,
         gutter=setting.gutter, duplex=o.duplex, back_offset=(mm(o.back_offset[0]),
                                                              mm(o.back_offset[1])),
-        crop_length=setting.mark_length, crop_offset=setting.mark_offset,
-        crop_stroke=setting.mark_stroke)
+        mark_length=setting.mark_length, mark_offset=setting.mark_offset,
+        mark_stroke=setting.mark_stroke, where=ctx.sheets.source)
 
 
 def resolve_deck(ctx: "Context", deck: dict[str, Any], resolver: FaceResolver,
@@ -119,7 +119,8 @@ def render_decks(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
         info = DocInfo(title=f"{ctx.title} - {output}", subject=f"{ctx.title}: print-and-play "
                        f"{output}, {ctx.options.paper.upper()}, duplex {ctx.options.duplex}",
                        keywords=", ".join(d.title for d in resolved))
-        data, pages = impose(resolved, spec, ctx.art, info, ink_saver=ctx.options.ink_saver)
+        data, pages = impose(resolved, spec, ctx.art, info, ctx.fonts["body"].regular,
+                             ink_saver=ctx.options.ink_saver)
         outputs.append(Output(name, data, pages, "cards", "cardstock",
                               {d.id: len(d.cards) for d in resolved}))
     if problems:

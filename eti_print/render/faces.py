@@ -16,7 +16,7 @@ from reportlab.lib.colors import Color, HexColor
 
 from ..errors import InputError, Problem
 from ..fonts import FontSet
-from ..layout import Box, Layout
+from ..layout import Box, Layout, is_template
 from ..templating import TemplateEnv
 from ..text import TextStyle, fit_markup, draw as draw_text
 
@@ -79,7 +79,7 @@ class FaceResolver:
     # -- properties ---------------------------------------------------------------
     def _value(self, box: Box, prop: str, context: dict[str, Any], default: Any = None) -> Any:
         value = box.props.get(prop, default)
-        if isinstance(value, str) and "{{" in value or isinstance(value, str) and "{%" in value:
+        if is_template(value):
             value = self.env.render_string(value, context, where=box.source,
                                            line=box.line_of(prop),
                                            field=f"boxes.{box.name}.{prop}")
@@ -98,7 +98,8 @@ class FaceResolver:
         value = self._plain(box, prop, context, default)
         if isinstance(value, str):
             return to_points(value, where=box.source, line=box.line_of(prop),
-                             field=f"boxes.{box.name}.{prop}", signed=prop in ("x", "y"))
+                             field=f"boxes.{box.name}.{prop}",
+                             signed=prop in ("x", "y", "step", "step_y"))
         return float(value)
 
     def _colour(self, box: Box, prop: str, context: dict[str, Any],
@@ -136,12 +137,19 @@ class FaceResolver:
     def _box(self, box: Box, context: dict[str, Any], what: str) -> list[Op]:
         if not self._when(box, context):
             return []
-        x, y, w, h = self._geometry(box, context)
+        if "repeat" not in box.props:
+            x, y, w, h = self._geometry(box, context)
+            return [self._one(box, context, x, y, w, h)]
+        # A repeated box is drawn ``repeat`` times, ``step``/``step_y`` apart;
+        # its templates see the repetition's index as ``i`` (0-based).
         repeat = int(self._plain(box, "repeat", context, 1) or 0)
-        step = self._length(box, "step", context, w)
         ops = []
         for i in range(max(repeat, 0)):
-            ops.append(self._one(box, context, x + i * step, y, w, h))
+            here = dict(context, i=i)
+            x, y, w, h = self._geometry(box, here)
+            dx = self._length(box, "step", here, 0.0 if "step_y" in box.props else w)
+            dy = self._length(box, "step_y", here, 0.0)
+            ops.append(self._one(box, here, x + i * dx, y + i * dy, w, h))
         return ops
 
     def _one(self, box: Box, ctx: dict[str, Any], x: float, y: float, w: float, h: float) -> Op:
@@ -184,6 +192,7 @@ class FaceResolver:
             align=str(box.props.get("align", "left")),
             valign=str(box.props.get("valign", "top")),
             icon_color=self._colour(box, "icon_color", ctx),
+            icon_scale=float(box.props.get("icon_scale", 1.0)),
             tracking=self._length(box, "tracking", ctx, 0.0),
             upper=bool(box.props.get("upper", False)))
         rotate = float(self._plain(box, "rotate", ctx, 0) or 0)

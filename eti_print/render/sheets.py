@@ -71,11 +71,16 @@ def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [items]
 
 
-def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo,
+def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,
            ink_saver: bool = False, invariant: bool = True) -> tuple[bytes, int]:
-    """Render ``decks`` onto sheets; return the PDF bytes and the page count."""
+    """Render ``decks`` onto sheets; return the PDF bytes and the page count.
+
+    ``font`` is the canvas's initial font (an embedded one: reportlab would
+    otherwise name Helvetica, which is not embedded, on every page).
+    """
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=spec.paper, invariant=int(invariant), pageCompression=1)
+    canvas = Canvas(buffer, pagesize=spec.paper, invariant=int(invariant), pageCompression=1,
+                    initialFontName=font)
     canvas.setTitle(info.title)
     canvas.setSubject(info.subject)
     canvas.setAuthor(info.author)
@@ -94,7 +99,7 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo,
         nonlocal pages
         for (pair, slot) in zip(pairs, slots):
             _place(canvas, pair[side], slot)
-        draw_crop_marks(canvas, lines, spec.crop_stroke)
+        draw_crop_marks(canvas, lines, spec.mark_stroke)
         canvas.showPage()
         pages += 1
 

@@ -1,0 +1,354 @@
+"""The sandboxed jinja2 environment for box templates and file templates.
+
+Templates come from packs and are untrusted.  ``TemplateEnv`` is an
+``ImmutableSandboxedEnvironment`` with ``StrictUndefined`` (a typo is an
+error, not an empty string), autoescaping (values from YAML print as
+themselves in the card-text markup of ``text.py``) and a loader that resolves
+names only through ``pack.confine``: no ``..``, no absolute paths, no symlink
+out of the pack's template folder.  Every error a template can cause becomes
+an ``InputError`` located at the layout file and line (inline templates) or
+the template file and line.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+from types import TracebackType
+from typing import Any, Callable, Mapping
+
+from jinja2 import BaseLoader, StrictUndefined, Template, TemplateNotFound
+from jinja2.exceptions import (SecurityError, TemplateError, TemplateRuntimeError,
+                               TemplateSyntaxError, UndefinedError)
+from jinja2.sandbox import ImmutableSandboxedEnvironment
+from markupsafe import Markup
+
+from .errors import InputError, Problem
+from .pack import confine
+from .text import icon, plain, rich
+
+__all__ = ["TemplateEnv", "roman", "upper", "MAX_INCLUDE_DEPTH"]
+
+#: Deepest chain of includes/imports before a template is assumed to recurse.
+MAX_INCLUDE_DEPTH = 16
+#: Largest template file read.
+MAX_TEMPLATE_BYTES = 1024 * 1024
+#: Largest string or list a template may build with ``*`` (characters/items).
+MAX_REPEAT = 100_000
+#: Largest output of one render (characters) and longest render (seconds);
+#: checked whenever the template emits text.
+MAX_OUTPUT = 2_000_000
+MAX_SECONDS = 10.0
+
+_INLINE = "<inline template>"
+_DEPTH_KEY = "eti-include-depth"   # not an identifier: templates cannot read or set it
+_INLINE_CACHE_MAX = 4096
+
+
+# ---------------------------------------------------------------------------
+# Filters
+
+
+_ROMAN = ((1000, "M"), (900, "CM"), (500, "D"), (400, "CD"), (100, "C"), (90, "XC"),
+          (50, "L"), (40, "XL"), (10, "X"), (9, "IX"), (5, "V"), (4, "IV"), (1, "I"))
+
+
+def roman(value: Any) -> str:
+    """1..3999 as a Roman numeral (``3`` -> ``III``)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"roman expects a whole number, got {value!r}")
+    if not 0 < value < 4000:
+        raise ValueError(f"roman numerals go from 1 to 3999, got {value}")
+    out = []
+    for n, numeral in _ROMAN:
+        count, value = divmod(value, n)
+        out.append(numeral * count)
+    return "".join(out)
+
+
+_TAG_OR_ENTITY_RE = re.compile(r"(<[^>]*>|&[^;\s]*;)")
+
+
+def upper(value: Any) -> Any:
+    """Uppercase text; on markup only the text, never tags or entities."""
+    if isinstance(value, Markup):
+        parts = _TAG_OR_ENTITY_RE.split(str(value))
+        return Markup("".join(p if i % 2 else p.upper() for i, p in enumerate(parts)))
+    if isinstance(value, str):
+        return value.upper()
+    raise TypeError(f"upper expects text, got {type(value).__name__}")
+
+
+def _finalize(value: Any) -> Any:
+    if value is None:
+        raise TemplateRuntimeError("a value is empty (null in the data) and would print as 'None'; "
+                         "guard it with {% if ... %} or use | default('', true)")
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Loader and environment
+
+
+class PackLoader(BaseLoader):
+    """Loads templates from ``root/template_dir`` through ``pack.confine`` only."""
+
+    def __init__(self, root: Path, template_dir: str = "templates"):
+        self.root = Path(root).resolve()
+        self.template_dir = template_dir
+        self.base = (self.root / template_dir).resolve()
+        self.files: set[str] = set()
+
+    def get_source(self, environment: Any, template: str) -> tuple[str, str, Callable[[], bool]]:
+        try:
+            path = confine(self.root, template, self.template_dir)
+        except InputError as exc:
+            p = exc.problems[0]
+            raise TemplateNotFound(template, message=f"template {template!r}: {p.message}"
+                                   + (f" ({p.hint})" if p.hint else "")) from None
+        try:
+            path.relative_to(self.base)
+        except ValueError:
+            raise TemplateNotFound(template, message=f"template {template!r} leads outside "
+                                   f"the {self.template_dir}/ folder") from None
+        if not path.is_file():
+            raise TemplateNotFound(template, message=f"template {template!r} is not a file")
+        try:
+            size = path.stat().st_size
+            if size > MAX_TEMPLATE_BYTES:
+                raise TemplateNotFound(template, message=f"template {template!r} is too big "
+                                       f"({size} bytes, at most {MAX_TEMPLATE_BYTES})")
+            data = path.read_bytes()
+            mtime = path.stat().st_mtime_ns
+        except OSError as exc:
+            raise TemplateNotFound(template, message=f"template {template!r} cannot be read: "
+                                   f"{exc.strerror}") from None
+        try:
+            source = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise TemplateNotFound(template, message=f"template {template!r} is not UTF-8 "
+                                   f"(byte {exc.start})") from None
+        display = path.relative_to(self.root).as_posix()
+        self.files.add(display)
+
+        def uptodate() -> bool:
+            try:
+                return path.stat().st_mtime_ns == mtime
+            except OSError:
+                return False
+
+        return source, display, uptodate
+
+
+class _Template(Template):
+    """Counts include/import depth so a template including itself fails cleanly."""
+
+    def new_context(self, vars=None, shared=False, locals=None):  # type: ignore[override]
+        chain = tuple(vars.get(_DEPTH_KEY, ())) if vars is not None else ()
+        chain += (self.name or "the inline template",)
+        if len(chain) > MAX_INCLUDE_DEPTH + 1:
+            raise TemplateRuntimeError(
+                f"templates include each other more than {MAX_INCLUDE_DEPTH} deep: "
+                f"{_cycle(chain)}")
+        vars = dict(vars or {})
+        vars[_DEPTH_KEY] = chain
+        return super().new_context(vars, shared, locals)
+
+
+def _cycle(chain: tuple[str, ...]) -> str:
+    """Describe the first loop in an include chain (``a.j2 -> b.j2 -> a.j2``)."""
+    seen: dict[str, int] = {}
+    for i, name in enumerate(chain):
+        if name in seen:
+            loop = chain[seen[name]:i + 1]
+            what = "includes itself" if len(loop) == 2 else "is part of an include loop"
+            return f"{name!r} {what} ({' -> '.join(loop)})"
+        seen[name] = i
+    return " -> ".join(chain[:4]) + " -> ..."
+
+
+_BIG_FORMAT_RE = re.compile(r"%[-#0 +]*(\d{5,}|\*)|%[-#0 +]*\d*\.(\d{5,}|\*)")
+
+
+class _Sandbox(ImmutableSandboxedEnvironment):
+    template_class = _Template
+    intercepted_binops = frozenset({"*", "**", "%"})
+
+    def call_binop(self, context: Any, operator_: str, left: Any, right: Any) -> Any:
+        if operator_ == "*":
+            for seq, times in ((left, right), (right, left)):
+                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) \
+                        and len(seq) * times > MAX_REPEAT:
+                    raise SecurityError(f"'*' would build {len(seq) * times} items "
+                                        f"(at most {MAX_REPEAT})")
+        elif operator_ == "**":
+            if isinstance(right, (int, float)) and isinstance(left, (int, float)) \
+                    and abs(right) > 64 and abs(left) > 1:
+                raise SecurityError(f"{left!r} ** {right!r} is too large")
+        elif operator_ == "%":
+            if isinstance(left, str) and _BIG_FORMAT_RE.search(left):
+                raise SecurityError("'%' formatting with a huge or '*' width is not allowed")
+        return super().call_binop(context, operator_, left, right)
+
+
+# ---------------------------------------------------------------------------
+
+
+class TemplateEnv:
+    """Templates of one pack: inline box templates and files under ``template_dir``."""
+
+    def __init__(self, pack_root: Path, template_dir: str = "templates"):
+        self.pack_root = Path(pack_root).resolve()
+        self.template_dir = template_dir
+        self.loader = PackLoader(self.pack_root, template_dir)
+        env = _Sandbox(loader=self.loader, undefined=StrictUndefined, autoescape=True,
+                       trim_blocks=True, lstrip_blocks=True, finalize=_finalize,
+                       auto_reload=True, cache_size=400)
+        env.globals.pop("lipsum", None)
+        env.filters["rich"] = rich
+        env.filters["plain"] = plain
+        env.filters["roman"] = roman
+        env.filters["upper"] = upper
+        env.filters["icon"] = icon
+        self.env = env
+        self._inline: dict[str, Template] = {}
+
+    # -- inline templates --------------------------------------------------
+
+    def _compile_inline(self, source: str) -> Template:
+        tmpl = self._inline.get(source)
+        if tmpl is None:
+            code = self.env.compile(source, name=None, filename=_INLINE)
+            tmpl = self.env.template_class.from_code(self.env, code, self.env.make_globals(None))
+            if len(self._inline) >= _INLINE_CACHE_MAX:
+                self._inline.clear()
+            self._inline[source] = tmpl
+        return tmpl
+
+    def render_string(self, source: str, context: Mapping[str, Any], *, where: str | None,
+                      line: int | None = None, field: str | None = None) -> Markup:
+        """Render an inline template kept in a layout file.
+
+        ``where`` is the layout file as shown to users, ``line`` the line
+        holding the template's first line, ``field`` the box/field path.
+        Errors are ``InputError``s at ``where:line+template_line-1: field``.
+        The result is markup for ``text.parse``.
+        """
+        if not isinstance(source, str):
+            raise self._error(TypeError(f"a template must be text, got {type(source).__name__}"),
+                              where, line, field, context)
+        try:
+            tmpl = self._compile_inline(source)
+            return _render(tmpl, context)
+        except InputError:
+            raise
+        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError,
+                AttributeError, RecursionError, MemoryError, UnicodeError) as exc:
+            raise self._error(exc, where, line, field, context) from None
+
+    def check_string(self, source: str, *, where: str | None, line: int | None = None,
+                     field: str | None = None) -> None:
+        """Compile an inline template now (syntax errors early, located); cached."""
+        try:
+            self._compile_inline(source)
+        except (TemplateError, RecursionError) as exc:
+            raise self._error(exc, where, line, field, {}) from None
+
+    # -- file templates ----------------------------------------------------
+
+    def render_file(self, name: str, context: Mapping[str, Any], *, where: str | None = None,
+                    line: int | None = None, field: str | None = None) -> Markup:
+        """Render ``template_dir/name``; errors name the template file and line.
+
+        ``where``/``line``/``field`` locate the reference to ``name`` (used when
+        the template itself cannot be found or loaded).
+        """
+        try:
+            tmpl = self.env.get_template(name)
+        except TemplateNotFound as exc:
+            if exc.name == name:
+                raise InputError(Problem(exc.message or f"template {name!r} not found",
+                                         where, line, None, field)) from None
+            raise self._error(exc, where, line, field, context) from None
+        except (TemplateError, RecursionError) as exc:
+            raise self._error(exc, where, line, field, context) from None
+        try:
+            return _render(tmpl, context)
+        except InputError:
+            raise
+        except (TemplateError, TypeError, ValueError, ArithmeticError, LookupError,
+                AttributeError, RecursionError, MemoryError, UnicodeError) as exc:
+            raise self._error(exc, where, line, field, context) from None
+
+    # -- errors --------------------------------------------------------------
+
+    def _locate(self, exc: BaseException) -> tuple[str | None, int | None]:
+        """The innermost template (filename, line) of an error."""
+        if isinstance(exc, TemplateSyntaxError):
+            return exc.filename, exc.lineno
+        found: tuple[str | None, int | None] = (None, None)
+        tb: TracebackType | None = exc.__traceback__
+        while tb is not None:
+            filename = tb.tb_frame.f_code.co_filename
+            if filename == _INLINE or filename in self.loader.files:
+                found = (filename, tb.tb_lineno)
+            tb = tb.tb_next
+        return found
+
+    def _error(self, exc: BaseException, where: str | None, line: int | None,
+               field: str | None, context: Mapping[str, Any]) -> InputError:
+        filename, tline = self._locate(exc)
+        message, hint = _describe(exc, context)
+        if filename is None or filename == _INLINE:
+            path = where
+            if tline is not None:
+                if line is not None:
+                    at_line: int | None = line + tline - 1
+                else:
+                    at_line = None
+                    message += f" (template line {tline})"
+            else:
+                at_line = line
+        else:
+            path, at_line = filename, tline
+        return InputError(Problem(message, path, at_line, None, field, hint))
+
+
+def _render(tmpl: Template, context: Mapping[str, Any]) -> Markup:
+    """``tmpl.render`` with output-size and time limits (checked per emitted chunk)."""
+    out: list[str] = []
+    size = 0
+    deadline = time.monotonic() + MAX_SECONDS
+    for chunk in tmpl.generate(dict(context)):
+        out.append(chunk)
+        size += len(chunk)
+        if size > MAX_OUTPUT:
+            raise SecurityError(f"template output exceeds {MAX_OUTPUT} characters")
+        if time.monotonic() > deadline:
+            raise SecurityError(f"template rendering took more than {MAX_SECONDS:g} s")
+    return Markup("".join(out))
+
+
+def _describe(exc: BaseException, context: Mapping[str, Any]) -> tuple[str, str | None]:
+    if isinstance(exc, TemplateSyntaxError):
+        return f"template syntax error: {exc.message}", None
+    if isinstance(exc, SecurityError):
+        if "unsafe" in str(exc):
+            return (f"not allowed in a template: {exc}",
+                    "templates run in a sandbox: no names starting with '_', no internals")
+        return f"not allowed in a template: {exc}", "templates run in a sandbox with size limits"
+    if isinstance(exc, UndefinedError):
+        names = sorted(k for k in context if isinstance(k, str))
+        hint = ("names available here: " + ", ".join(names)) if names else None
+        return str(exc.message or exc), hint
+    if isinstance(exc, TemplateNotFound):
+        return str(exc.message or f"template {exc.name!r} not found"), None
+    if isinstance(exc, TemplateRuntimeError):
+        return str(exc), None
+    if isinstance(exc, RecursionError):
+        return ("templates recurse too deeply (does a template include or call itself?)",
+                None)
+    if isinstance(exc, MemoryError):
+        return "template builds too much text", None
+    return f"template error: {type(exc).__name__}: {exc}", None

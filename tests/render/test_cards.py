@@ -1,0 +1,225 @@
+"""The card PDF: counts, true size, registered backs, extractable text, fonts."""
+
+from __future__ import annotations
+
+import math
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from pypdf import PdfReader
+from pypdf.generic import ContentStream
+
+from eti_print.build import PrintOptions, build
+from eti_print.errors import InputError
+from eti_print.units import mm
+
+from conftest import edit
+
+A4 = (mm(210), mm(297))
+LETTER = (612.0, 792.0)
+POKER = (mm(63.5), mm(88.9))
+DECKS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame": 10}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> dict[str, Path]:
+    out = {}
+    for paper, duplex in (("a4", "long"), ("letter", "short"), ("a4", "none")):
+        folder = tmp_path_factory.mktemp(f"{paper}-{duplex}")
+        build(None, folder, PrintOptions(paper=paper, duplex=duplex))
+        out[f"{paper}-{duplex}"] = folder / "eti-cards.pdf"
+    return out
+
+
+def placements(page) -> list[tuple[str, tuple[float, float], tuple[float, float, float, float]]]:
+    """(form, trim origin, clip rect) of every card drawn on a page, in drawing order."""
+    content = ContentStream(page.get_contents(), page.pdf)
+    placed, clip, origin = [], None, (0.0, 0.0)
+    for operands, op in content.operations:
+        if op == b"re":
+            clip = tuple(float(v) for v in operands)
+        elif op == b"cm":
+            origin = (float(operands[4]), float(operands[5]))
+        elif op == b"Do":
+            placed.append((str(operands[0]), origin, clip))
+    return placed
+
+
+def sheets(reader: PdfReader) -> int:
+    return len(reader.pages)
+
+
+def test_page_count_and_paper_size(built):
+    expected_sheets = sum(math.ceil(n / 9) for n in DECKS.values())
+    for key, paper in (("a4-long", A4), ("letter-short", LETTER)):
+        reader = PdfReader(built[key])
+        assert len(reader.pages) == 2 * expected_sheets
+        for page in reader.pages:
+            box = page.mediabox
+            assert float(box.width) == pytest.approx(paper[0], abs=0.01)
+            assert float(box.height) == pytest.approx(paper[1], abs=0.01)
+
+
+def test_every_card_is_drawn_once_per_side(built):
+    reader = PdfReader(built["a4-long"])
+    drawn = sum(len(placements(p)) for p in reader.pages)
+    assert drawn == 2 * sum(DECKS.values())
+
+
+def test_bookmarks_per_deck(built):
+    reader = PdfReader(built["a4-long"])
+    titles = [o.title for o in reader.outline]
+    assert titles == ["Research cards (90)", "Project cards (40)", "Event cards (25)",
+                      "Agenda cards (18)", "Endgame cards (10)"]
+    assert reader.metadata.title.startswith("E.T.I.: Estimated Time to Invasion")
+
+
+def _registered(front, back, paper, duplex, tol=mm(0.01)):
+    (_, (fx, fy), _), (_, (bx, by), _) = front, back
+    w, h = POKER
+    if duplex == "long":
+        bx = paper[0] - bx - w
+    elif duplex == "short":
+        by = paper[1] - by - h
+    return abs(fx - bx) <= tol and abs(fy - by) <= tol
+
+
+@pytest.mark.parametrize("key,paper,duplex", [("a4-long", A4, "long"),
+                                              ("letter-short", LETTER, "short")])
+def test_backs_register_with_fronts_after_the_flip(built, key, paper, duplex):
+    reader = PdfReader(built[key])
+    for i in range(0, len(reader.pages), 2):
+        fronts, backs = placements(reader.pages[i]), placements(reader.pages[i + 1])
+        assert len(fronts) == len(backs)
+        for front, back in zip(fronts, backs):
+            assert _registered(front, back, paper, duplex)
+            # the clip is the card's trim plus bleed: the trim size is exact
+            fx, fy = front[1]
+            cx, cy, cw, ch = front[2]
+            assert cx <= fx + 1e-3 and cy <= fy + 1e-3
+            assert cx + cw >= fx + POKER[0] - 1e-3 and cy + ch >= fy + POKER[1] - 1e-3
+
+
+def test_grid_is_centred(built):
+    reader = PdfReader(built["a4-long"])
+    origins = [p[1] for p in placements(reader.pages[0])]
+    xs = [x for x, _ in origins]
+    ys = [y for _, y in origins]
+    left, right = min(xs), A4[0] - (max(xs) + POKER[0])
+    bottom, top = min(ys), A4[1] - (max(ys) + POKER[1])
+    assert left == pytest.approx(right, abs=1e-3) and bottom == pytest.approx(top, abs=1e-3)
+
+
+def test_duplex_none_puts_backs_after_fronts(built):
+    reader = PdfReader(built["a4-none"])
+    first = placements(reader.pages[0])
+    research_sheets = math.ceil(90 / 9)
+    back = placements(reader.pages[research_sheets])
+    assert [p[1] for p in first] == [p[1] for p in back]
+
+
+def test_back_offset_moves_backs_only(tmp_path: Path):
+    build(None, tmp_path, PrintOptions(back_offset=(1.5, -2.0)))
+    reader = PdfReader(tmp_path / "eti-cards.pdf")
+    fronts, backs = placements(reader.pages[0]), placements(reader.pages[1])
+    for front, back in zip(fronts, backs):
+        (fx, fy), (bx, by) = front[1], back[1]
+        assert (A4[0] - bx - POKER[0]) == pytest.approx(fx - mm(1.5), abs=mm(0.01))
+        assert by == pytest.approx(fy - mm(2.0), abs=mm(0.01))
+
+
+def test_identical_backs_share_one_drawing(built):
+    reader = PdfReader(built["a4-long"])
+    research_backs = {p[0] for i in range(1, 20, 2) for p in placements(reader.pages[i])}
+    assert len(research_backs) == 1
+    endgame_back_pages = [len(reader.pages) - 3, len(reader.pages) - 1]
+    endgame_backs = {p[0] for i in endgame_back_pages for p in placements(reader.pages[i])}
+    assert len(endgame_backs) == 1
+
+
+def test_every_card_text_is_extractable(built, database):
+    text = " ".join(p.extract_text() for p in PdfReader(built["a4-long"]).pages)
+    flat = " ".join(text.split())
+    for project in database.projects:
+        assert project.name in flat, project.name
+    for event in database.events:
+        assert event.title in flat, event.title
+    for end in database.endgame:
+        assert end.name.upper() in flat, end.name
+    for agenda in database.agendas:
+        assert agenda.name.upper() in flat
+    for company in database.companies:
+        assert company.name.upper() in flat
+
+
+def font_names(path: Path) -> set[str]:
+    """Every font a PDF uses (pages and forms), asserting each one is embedded."""
+    seen: set[str] = set()
+
+    def visit(resources) -> None:
+        resources = resources.get_object() if resources is not None else {}
+        for font in resources.get("/Font", {}).values():
+            font = font.get_object()
+            descendant = (font["/DescendantFonts"][0].get_object()
+                          if "/DescendantFonts" in font else font)
+            descriptor = descendant.get("/FontDescriptor")
+            assert descriptor is not None and "/FontFile2" in descriptor.get_object(), \
+                font["/BaseFont"]
+            seen.add(str(font["/BaseFont"]))
+        for xobject in resources.get("/XObject", {}).values():
+            visit(xobject.get_object().get("/Resources"))
+
+    for page in PdfReader(path).pages:
+        visit(page.get("/Resources"))
+    return seen
+
+
+def test_fonts_are_embedded(built):
+    seen = font_names(built["a4-long"])
+    assert seen and not any("Helvetica" in name for name in seen)
+
+
+@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed")
+def test_qpdf_check(built):
+    for path in built.values():
+        result = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
+        assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_build_is_byte_identical(tmp_path: Path, built):
+    build(None, tmp_path, PrintOptions(paper="a4", duplex="long"))
+    assert (tmp_path / "eti-cards.pdf").read_bytes() == built["a4-long"].read_bytes()
+
+
+def test_overflowing_text_fails_naming_card_and_box(tmp_path: Path, pack_copy: Path):
+    edit(pack_copy / "templates/layouts/event.yaml", "height: 38mm", "height: 6mm")
+    with pytest.raises(InputError) as info:
+        build(str(pack_copy), tmp_path / "out", PrintOptions())
+    message = str(info.value)
+    assert "templates/layouts/event.yaml:" in message and "boxes.text" in message
+    assert "card events.events[" in message and "does not fit" in message
+    assert not (tmp_path / "out").exists()
+
+
+def test_failed_build_keeps_previous_output(tmp_path: Path, pack_copy: Path):
+    out = tmp_path / "out"
+    build(str(pack_copy), out, PrintOptions())
+    before = (out / "eti-cards.pdf").read_bytes()
+    layout = pack_copy / "templates/layouts/project.yaml"
+    layout.write_text(layout.read_text().replace("{{ card.name }}", "{{ card.nmae }}"))
+    with pytest.raises(InputError) as info:
+        build(str(pack_copy), out, PrintOptions())
+    assert "templates/layouts/project.yaml:" in str(info.value) and "nmae" in str(info.value)
+    assert (out / "eti-cards.pdf").read_bytes() == before
+    assert sorted(p.name for p in out.iterdir()) == ["eti-cards.pdf", "eti-manifest.json"]
+
+
+def test_yaml_text_is_escaped(tmp_path: Path, pack_copy: Path):
+    projects = pack_copy / "cards/projects.yaml"
+    text = projects.read_text().replace("name: Synthetic Polymers", 'name: "R&D <Polymers>"', 1)
+    projects.write_text(text)
+    build(str(pack_copy), tmp_path, PrintOptions())
+    flat = " ".join(p.extract_text() for p in PdfReader(tmp_path / "eti-cards.pdf").pages[20:21])
+    assert "R&D <Polymers>" in flat
