@@ -7,6 +7,7 @@ problem with the data, layouts, templates or art, 2 a wrong command line.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 from typing import Sequence
@@ -163,6 +164,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("eti-print: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (``eti-print schema | head``): stop quietly, and
+        # keep Python from complaining while it flushes stdout at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -193,7 +193,11 @@ class Rules:
         values = dict(rules)
         values["multiplier_attack"] = {_multiplier_factor(key): value
                                        for key, value in rules["multiplier_attack"].items()}
-        values["threat_attack"] = ThreatAttack(**rules["threat_attack"])
+        try:
+            values["threat_attack"] = ThreatAttack(**rules["threat_attack"])
+        except TypeError:
+            raise ValueError("rules.threat_attack: give tactic_not_immune, tactic_immune, "
+                             "plain_not_immune and plain_immune") from None
         return cls(data_ports=data_ports, **values)
 
 
@@ -256,7 +260,7 @@ class Score:
         for a in self.attachments:
             if a.target is not None:
                 factors.setdefault(a.target, []).append(self.order[a.multiplier].value)
-        terms = [" x ".join([str(self.order[c.card].value)] + [str(f) for f in factors.get(c.card, [])])
+        terms = [" x ".join(str(n) for n in [self.order[c.card].value, *factors.get(c.card, [])])
                  for c in self.contributions]
         return f"{' + '.join(terms) or '0'} = {self.total}"
 
@@ -450,10 +454,11 @@ class _SwapSearch:
       next, since a later twin only adds swaps.
     - The answer never has two adjacent cards out of their original order
       whose swap changes nothing: undoing it would save a swap.  Cards that
-      commute: an immune threat or a destroyed number with anything; a threat
-      or multiplier with a multiplier; two numbers unless the second is
-      multiplied (so after an out-of-order pair of survivors the open card
-      *must* get a multiplier).
+      commute: an immune threat with anything; a destroyed number with
+      anything but a threat just before it (which may be what destroys it);
+      a threat or multiplier with a multiplier; two surviving numbers unless
+      the second is multiplied (so after an out-of-order pair of them the
+      open card *must* get a multiplier).
     - ``solve(state, need)`` is exact only when the answer reaches ``need``
       (what another branch already scores); below that it just fails, which
       is remembered as a ceiling.  Children are tried best (rough) bound
@@ -579,7 +584,8 @@ class _SwapSearch:
         cost = (mask & ((1 << pos) - 1)).bit_count()
         rest = mask & ~(1 << pos)
         kind, value = self.behaviour[pos]
-        before = -1 if last < 0 or pos > last >> 2 else last & 3   # role of an out-of-order predecessor
+        # The role of the card placed just before, if this one started before it.
+        before = -1 if last < 0 or pos > last >> 2 else last & 3
         gain = 0
         if kind == "n" and value in pending:
             if before not in (-1, _THREAT):

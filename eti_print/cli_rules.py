@@ -1,0 +1,213 @@
+"""The rules commands: ``score``, ``attack`` and ``balance``.
+
+``add_commands`` registers them on the main parser's subcommands; each
+handler takes the parsed arguments, prints to stdout and returns an exit
+code.  Bad card or threat names and negative counts raise ``UsageError``
+(exit 2); the CLI core turns that into a one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Iterable, Sequence
+
+from . import engine
+from .errors import UsageError
+
+CARD_HELP = ("research cards in data-port order: numbers (50), multipliers (x0, x2, x3) and "
+             "threats (abduction, arson, data-virus, spy)")
+DEFAULT_SEED = 1965
+DEFAULT_TRIALS = 1000
+
+
+def add_commands(subparsers: Any) -> None:
+    """Register ``score``, ``attack`` and ``balance`` on ``subparsers``."""
+    p = subparsers.add_parser(
+        "score", help="score a standard research submission (optionally the best swaps)",
+        description="Resolve a standard submission by the rulebook: threats from port 1, "
+                    "then multipliers. With --swaps, the best total reachable with that many "
+                    "adjacent swaps (the creativity trait).")
+    p.add_argument("cards", nargs="+", metavar="CARD", help=CARD_HELP)
+    p.add_argument("--immune", action="append", default=[], metavar="THREAT",
+                   help="a threat the company is immune to (repeatable)")
+    p.add_argument("--swaps", type=int, metavar="N",
+                   help="find the best order within N adjacent swaps")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=run_score)
+
+    p = subparsers.add_parser(
+        "attack", help="total an endgame attack against one company",
+        description="Attack cards at the invasion: numbers at face value, x0/x2/x3 as "
+                    "10/20/30, threats by the alien's tactics and the company's immunities, "
+                    "plus the brutality base attack.")
+    p.add_argument("cards", nargs="+", metavar="CARD", help="attack cards: " + CARD_HELP)
+    p.add_argument("--immune", action="append", default=[], metavar="THREAT",
+                   help="a threat the company is immune to (repeatable)")
+    p.add_argument("--tactic", action="append", default=[], metavar="THREAT",
+                   help="a threat that is an alien tactic (repeatable)")
+    p.add_argument("--brutality", type=int, default=0, metavar="N",
+                   help="base attack from the alien's brutality (default 0)")
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.set_defaults(handler=run_attack)
+
+    p = subparsers.add_parser(
+        "balance", help="write a Monte Carlo balance report (eti-balance.pdf)",
+        description="Simulate random research queues and project claims from a pack's data "
+                    "and write <out>/eti-balance.pdf.")
+    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("--out", default="output", help="output folder (default: ./output)")
+    p.add_argument("--seed", type=int, default=DEFAULT_SEED,
+                   help=f"random seed (default {DEFAULT_SEED})")
+    p.add_argument("--trials", type=int, default=DEFAULT_TRIALS,
+                   help=f"trials per figure (default {DEFAULT_TRIALS})")
+    p.set_defaults(handler=run_balance)
+
+
+# ---------------------------------------------------------------------------
+# score
+# ---------------------------------------------------------------------------
+
+
+def run_score(args: argparse.Namespace) -> int:
+    queue = _cards(args.cards)
+    immune = _threats(args.immune, "--immune")
+    if args.swaps is not None and args.swaps < 0:
+        raise UsageError(f"--swaps must be 0 or more (got {args.swaps})")
+    as_dealt = engine.score(queue, immune)
+    best = engine.best_order(queue, args.swaps, immune) if args.swaps is not None else None
+    if args.json:
+        print(json.dumps(_score_json(args, queue, immune, as_dealt, best), indent=2))
+    else:
+        print("\n".join(_score_lines(args, queue, as_dealt, best)))
+    return 0
+
+
+def _score_lines(args: argparse.Namespace, queue: tuple[engine.Card, ...],
+                 as_dealt: engine.Score, best: engine.Best | None) -> list[str]:
+    result = best.score if best else as_dealt
+    lines = [f"Total: {result.total}"]
+    if best is not None:
+        lines[0] += (f" (best within {_plural(args.swaps, 'swap')}, {best.swaps_used} used;"
+                     f" as dealt: {as_dealt.total})")
+        lines.append("Order: " + " ".join(args.cards[i] for i in best.positions))
+        if best.swaps_used:
+            lines.append("Swaps: " + ", ".join(f"ports {p}-{p + 1}" for p in best.swaps()))
+    lines += ["  " + line for line in result.describe()]
+    lines.append("  " + result.formula())
+    lines.append(f"Safe: {engine.safe_score(len(queue))} ({_plural(len(queue), 'card')} x 10)")
+    return lines
+
+
+def _score_json(args: argparse.Namespace, queue: tuple[engine.Card, ...],
+                immune: frozenset[str], as_dealt: engine.Score,
+                best: engine.Best | None) -> dict[str, Any]:
+    positions = best.positions if best else tuple(range(len(queue)))
+    result = best.score if best else as_dealt
+    given = [args.cards[i] for i in positions]      # tokens as typed, in the final order
+    return {
+        "cards": list(args.cards),
+        "immune": sorted(immune),
+        "max_swaps": args.swaps,
+        "total": result.total,
+        "as_dealt": as_dealt.total,
+        "order": given,
+        "swaps_used": best.swaps_used if best else 0,
+        "swaps": list(best.swaps()) if best else [],
+        "destroyed": [{"threat": given[d.threat], "threat_port": d.threat + 1,
+                       "card": given[d.card], "card_port": d.card + 1}
+                      for d in result.destroyed],
+        "ignored": [{"threat": given[i], "port": i + 1} for i in result.ignored],
+        "multipliers": [{"multiplier": given[a.multiplier], "port": a.multiplier + 1,
+                         "target": None if a.target is None else given[a.target],
+                         "target_port": None if a.target is None else a.target + 1}
+                        for a in result.attachments],
+        "formula": result.formula(),
+        "safe": engine.safe_score(len(queue)),
+    }
+
+
+# ---------------------------------------------------------------------------
+# attack
+# ---------------------------------------------------------------------------
+
+
+def run_attack(args: argparse.Namespace) -> int:
+    cards = _cards(args.cards)
+    immune = _threats(args.immune, "--immune")
+    tactics = _threats(args.tactic, "--tactic")
+    if args.brutality < 0:
+        raise UsageError(f"--brutality must be 0 or more (got {args.brutality})")
+    strike = engine.attack(cards, immune, tactics, args.brutality)
+    if args.json:
+        print(json.dumps({
+            "total": strike.total,
+            "base": strike.base,
+            "cards": [{"card": token, "value": line.value, "reason": line.reason}
+                      for token, line in zip(args.cards, strike.lines)],
+            "immune": sorted(immune),
+            "tactics": sorted(tactics),
+        }, indent=2))
+        return 0
+    width = max(len(token) for token in list(args.cards) + ["brutality"])
+    for token, line in zip(args.cards, strike.lines):
+        print(f"{token:<{width}}  {line.value:>3}  {line.reason}")
+    print(f"{'brutality':<{width}}  {strike.base:>3}  base attack")
+    print(f"Total attack: {strike.total}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# balance
+# ---------------------------------------------------------------------------
+
+
+def run_balance(args: argparse.Namespace) -> int:
+    from .balance import render_report, simulate
+    from .fonts import load_fonts
+    from .model import load_database
+    from .output import atomic_path, prepare_dir, source_date_epoch
+    from .pack import Pack
+
+    if args.trials < 1:
+        raise UsageError(f"--trials must be 1 or more (got {args.trials})")
+    source_date_epoch()     # reportlab dates the PDF from it and would crash on a bad value
+    pack = Pack.open(args.pack)
+    db = load_database(pack)
+    difficulties: dict[int, list[int]] = defaultdict(list)
+    for project in db.projects:
+        difficulties[project.level_number].append(project.difficulty)
+    report = simulate([(entry.card, entry.count) for entry in db.research], difficulties,
+                      [space.value for space in db.trait("staffing").spaces],
+                      args.seed, args.trials, db.rules)
+    pdf = render_report(report, load_fonts(pack), db.title)
+    target = prepare_dir(Path(args.out)) / "eti-balance.pdf"
+    with atomic_path(target) as tmp:
+        tmp.write_bytes(pdf)
+    print(f"wrote {target}")
+    return 0
+
+
+# ---------------------------------------------------------------------------
+# arguments
+# ---------------------------------------------------------------------------
+
+
+def _cards(tokens: Sequence[str]) -> tuple[engine.Card, ...]:
+    try:
+        return engine.parse_queue(tokens)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _threats(names: Iterable[str], option: str) -> frozenset[str]:
+    try:
+        return frozenset(engine.normalize_threat(name) for name in names)
+    except ValueError as exc:
+        raise UsageError(f"{option}: {exc}") from None
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
