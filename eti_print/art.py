@@ -623,6 +623,10 @@ class ArtLibrary:
         canvas.saveState()
         canvas.translate(x0, y0)
         canvas.scale(scale, scale)
+        # renderPDF starts every drawing by selecting its default font
+        # (Helvetica, never embedded); start from the canvas's own font instead.
+        drawing.initialFontName = canvas._fontname
+        drawing.initialFontSize = canvas._fontsize
         renderPDF.draw(drawing, canvas, 0, 0)
         canvas.restoreState()
         return (x0, y0, w, h)
