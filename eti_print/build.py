@@ -9,6 +9,7 @@ failed build leaves the last good output untouched.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import time
@@ -50,6 +51,7 @@ class Context:
     sheets: SheetSettings
     options: PrintOptions
     database: Any = None     # the E.T.I. Database when the pack's rules are "eti"
+    cache: Any = None        # a cache.BuildCache when rebuilding in one process (watch)
 
     @property
     def slug(self) -> str:
@@ -95,6 +97,10 @@ def validate_pack(pack_arg: str | None) -> str:
     for deck in decks:
         n = sum(_copies(item, deck) for ref in deck["items"] for item in ds.items(ref))
         counts.append(f"{n} {deck['id']}")
+    for key, what in (("boards", "board"), ("references", "reference sheet")):
+        n = len(ds.config.get(key) or [])
+        if n:
+            counts.append(f"{n} {what}{'s' if n > 1 else ''}")
     files = len(ds.docs)
     return (f"{ds.config['name']}: OK - {files} data files, "
             + (", ".join(counts) if counts else "no decks")
@@ -127,15 +133,19 @@ def _copies(item: Any, deck: dict[str, Any]) -> int:
     return 1
 
 
-def load_context(pack_arg: str | None, options: PrintOptions) -> Context:
+def load_context(pack_arg: str | None, options: PrintOptions, cache: Any = None) -> Context:
+    """Load and check everything; with a ``cache.BuildCache``, reuse unchanged resources."""
     from .art import ArtLibrary
     from .templating import TemplateEnv
     pack, ds, db = open_dataset(pack_arg)
-    fonts = load_fonts(pack)
-    art = ArtLibrary(pack.root, fonts=set())
-    env = TemplateEnv(pack.root)
-    sheets = load_sheets(pack)
-    return Context(pack, ds, fonts, art, env, LayoutLibrary(pack), sheets, options, db)
+
+    def resources() -> tuple:
+        return (load_fonts(pack), ArtLibrary(pack.root, fonts=set()), TemplateEnv(pack.root),
+                load_sheets(pack), LayoutLibrary(pack))
+
+    fonts, art, env, sheets, layouts = (cache.resources(pack, resources) if cache is not None
+                                        else resources())
+    return Context(pack, ds, fonts, art, env, layouts, sheets, options, db, cache=cache)
 
 
 def card_outputs(ctx: Context, progress: Progress = None) -> list[Output]:
@@ -149,13 +159,46 @@ def _renderers(ctx: Context) -> list[Callable[[Context, Progress], list[Output]]
     if ctx.database is not None:
         from .render import eti
         renderers.extend(eti.RENDERERS)
+    config = ctx.dataset.config
+    if config.get("boards") or config.get("references"):
+        # generic boards and reference sheets declared in pack.yaml (any pack)
+        renderers.append(component_outputs)
     return renderers
+
+
+def component_outputs(ctx: Context, progress: Progress = None) -> list[Output]:
+    """The pack's declared boards and reference sheets (``boards:``, ``references:``)."""
+    from .render.components import render_components
+    return render_components(ctx, progress)
+
+
+def ink_saver_name(name: str) -> str:
+    """``eti-cards.pdf`` -> ``eti-cards-ink-saver.pdf`` (unchanged if already so named)."""
+    stem, dot, ext = name.rpartition(".")
+    if not dot:
+        stem, ext = name, ""
+    if stem.endswith("-ink-saver"):
+        return name
+    return f"{stem}-ink-saver{dot}{ext}"
 
 
 def render_all(ctx: Context, progress: Progress = None) -> list[Output]:
     outputs: list[Output] = []
-    for renderer in _renderers(ctx):
-        outputs.extend(renderer(ctx, progress))
+    cache = ctx.cache
+    renderers = _renderers(ctx)
+    if cache is not None:
+        cache.begin(ctx, renderers)
+    try:
+        for renderer in renderers:
+            outputs.extend(renderer(ctx, progress) if cache is None
+                           else cache.render(renderer, ctx, progress))
+    finally:
+        if cache is not None:
+            cache.end()
+    if ctx.options.ink_saver:
+        # Every output of an ink-saver build is a variant: never overwrite a full-colour file.
+        outputs = [o if o.name == ink_saver_name(o.name) else
+                   dataclasses.replace(o, name=ink_saver_name(o.name)) for o in outputs]
     names = [o.name for o in outputs]
     dupes = sorted({n for n in names if names.count(n) > 1})
     if dupes:
@@ -190,29 +233,77 @@ def manifest(ctx: Context, outputs: list[Output]) -> bytes:
         "print_on": o.stock,
         "counts": o.counts,
     } for o in outputs]
+    o = ctx.options
+    # What to print on what: each stock with its files and page count.
+    stock: dict[str, dict[str, Any]] = {}
+    for f in files:
+        entry = stock.setdefault(f["print_on"], {"files": [], "pages": 0})
+        entry["files"].append(f["file"])
+        entry["pages"] += f["pages"]
+    # Cards per deck, and the file that holds each deck.
+    decks = {}
+    for deck in ctx.dataset.config.get("decks") or []:
+        holder = next((f for f in files if f["kind"] == "cards" and deck["id"] in f["counts"]),
+                      None)
+        if holder is not None:
+            decks[deck["id"]] = {"title": deck["title"], "cards": holder["counts"][deck["id"]],
+                                 "file": holder["file"]}
+    flip = {"long": "double-sided, flip on the long edge",
+            "short": "double-sided, flip on the short edge",
+            "none": "single-sided; backs on their own sheets"}.get(o.duplex, o.duplex)
+    from . import __version__
     body = {
         "pack": ctx.title,
         "slug": ctx.slug,
+        "generator": f"eti-print {__version__}",
         "data_sha256": data_hash(ctx.dataset),
-        "options": {"paper": ctx.options.paper, "duplex": ctx.options.duplex,
-                    "back_offset_mm": list(ctx.options.back_offset),
-                    "ink_saver": ctx.options.ink_saver},
+        "options": {"paper": o.paper, "duplex": o.duplex,
+                    "back_offset_mm": list(o.back_offset),
+                    "ink_saver": o.ink_saver, "booklet": o.booklet},
+        "print": {"paper": o.paper.upper(), "scale": "100 % (actual size), never fit to page",
+                  "card sheets": flip,
+                  "back offset": f"{o.back_offset[0]:g},{o.back_offset[1]:g} mm"},
         "files": files,
+        "stock": stock,
+        "decks": decks,
+        "totals": {"files": len(files), "pages": sum(f["pages"] for f in files),
+                   "bytes": sum(f["bytes"] for f in files),
+                   "cards": sum(d["cards"] for d in decks.values()),
+                   "pages_by_stock": {k: v["pages"] for k, v in stock.items()}},
     }
     return (json.dumps(body, indent=2, sort_keys=False) + "\n").encode()
 
 
-def write_outputs(out_dir: Path, ctx: Context, outputs: list[Output]) -> list[Path]:
+def manifest_name(ctx: Context) -> str:
+    name = f"{ctx.slug}-manifest.json"
+    return ink_saver_name(name) if ctx.options.ink_saver else name
+
+
+def write_outputs(out_dir: Path, ctx: Context, outputs: list[Output],
+                  skip_unchanged: bool = False) -> list[Path]:
+    """Write every output and the manifest atomically; return the files written.
+
+    With ``skip_unchanged`` a file whose bytes are already on disk is left
+    alone (watch: PDF viewers reload only what changed).
+    """
     out = prepare_dir(out_dir)
     written = []
-    for o in outputs:
-        target = out / o.name
-        write_bytes(target, o.data)
+    files = [(o.name, o.data) for o in outputs] + [(manifest_name(ctx), manifest(ctx, outputs))]
+    for name, data in files:
+        target = out / name
+        if skip_unchanged and _same_bytes(target, data):
+            continue
+        write_bytes(target, data)
         written.append(target)
-    target = out / f"{ctx.slug}-manifest.json"
-    write_bytes(target, manifest(ctx, outputs))
-    written.append(target)
     return written
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    try:
+        return (path.is_file() and not path.is_symlink() and path.stat().st_size == len(data)
+                and path.read_bytes() == data)
+    except OSError:
+        return False
 
 
 def build(pack_arg: str | None, out_dir: Path, options: PrintOptions,

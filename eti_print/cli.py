@@ -74,6 +74,46 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_export(args: argparse.Namespace) -> int:
+    from .export import export
+    if args.kind != "tts" and (args.format is not None or args.base_url is not None):
+        raise UsageError("--format and --base-url apply to 'export tts' only")
+    report = export(args.kind, args.pack, Path(args.out), fmt=args.format or "jpg",
+                    base_url=args.base_url, progress=None if args.quiet else _progress)
+    if not args.quiet:
+        print(report)
+    return 0
+
+
+def _cmd_watch(args: argparse.Namespace) -> int:
+    import time
+    from .pack import Pack
+    from .watch import watch
+    options = _print_options(args)
+    root = Pack.open(args.pack).root
+    if not args.quiet:
+        print(f"watching {root} for changes to data, layouts, templates, fonts and art "
+              f"(Ctrl-C to stop)", flush=True)
+
+    def on_build(report) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        trigger = f"{', '.join(report.changes)} changed; " if report.changes else ""
+        if report.ok:
+            if not args.quiet:
+                print(f"[{stamp}] {trigger}{report.summary()}", flush=True)
+            return
+        *lines, last = report.summary().splitlines()
+        for line in lines:
+            print(line, file=sys.stderr)
+        print(f"[{stamp}] {trigger}{last}", file=sys.stderr, flush=True)
+
+    try:
+        watch(args.pack, Path(args.out), options, on_build=on_build, debug=args.debug)
+    except KeyboardInterrupt:
+        print("eti-print: stopped watching", file=sys.stderr)
+    return 0
+
+
 def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -123,6 +163,33 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
                    help="offset to verify, in mm")
     p.set_defaults(handler=_cmd_calibrate)
+
+    p = sub.add_parser("export", help="card files for print-on-demand (pdf, png) and "
+                                      "Tabletop Simulator (tts)")
+    p.add_argument("kind", choices=("pdf", "png", "tts"),
+                   help="pdf: one PDF per deck, a page per card side with 1/8 in bleed; "
+                        "png: every card side at 300 dpi with 1/8 in bleed; "
+                        "tts: Tabletop Simulator deck sheets and a saved object")
+    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("--out", default="output",
+                   help="output folder; files go to its pdf/, png/ or tts/ (default: ./output)")
+    p.add_argument("--format", choices=("jpg", "png"), default=None,
+                   help="tts only: sheet image format (default jpg)")
+    p.add_argument("--base-url", default=None, metavar="URL",
+                   help="tts only: where the images will be uploaded; the saved object's "
+                        "image URLs become URL/<file> (default: file:/// paths on this computer)")
+    p.add_argument("--quiet", action="store_true", help="print nothing on success")
+    p.set_defaults(handler=_cmd_export)
+
+    p = sub.add_parser("watch", help="rebuild on every save of data, layouts, templates, "
+                                     "fonts or art")
+    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("--out", default="output", help="output folder (default: ./output)")
+    p.add_argument("--quiet", action="store_true", help="print only problems")
+    p.add_argument("--booklet", action="store_true",
+                   help="impose the rules reference for saddle stitching (as build --booklet)")
+    _add_print_options(p)
+    p.set_defaults(handler=_cmd_watch)
 
     try:
         from . import cli_rules

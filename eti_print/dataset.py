@@ -128,7 +128,8 @@ def _as_list(value: Any) -> list[Any]:
 
 
 def run_checks(ds: Dataset) -> list[Problem]:
-    """The manifest's declarative checks: counts, unique keys, references, art files."""
+    """The manifest's declarative checks: counts, unique keys, references, art files,
+    allowed values and files inside the pack."""
     problems: list[Problem] = []
     manifest = ds.manifest
     seen: dict[str, int] = {}
@@ -144,10 +145,10 @@ def run_checks(ds: Dataset) -> list[Problem]:
                                                  f"no data file {ref.split('.')[0]!r}"))
     for index, check in enumerate(ds.config.get("checks") or []):
         here = ("checks", index)
-        kinds = [k for k in ("count", "unique", "ref", "art") if k in check]
+        kinds = [k for k in CHECK_KINDS if k in check]
         if len(kinds) != 1:
             problems.append(manifest.problem(here, "a check needs exactly one of "
-                                                   "count, unique, ref, art"))
+                                                   + ", ".join(CHECK_KINDS)))
             continue
         kind = kinds[0]
         ref = check[kind]
@@ -231,4 +232,59 @@ def _check_art(ds: Dataset, ref: str, check: dict, manifest: Document,
     return problems
 
 
-_CHECKS = {"count": _check_count, "unique": _check_unique, "ref": _check_ref, "art": _check_art}
+def _check_allowed(ds: Dataset, ref: str, check: dict, manifest: Document,
+                   here: tuple) -> list[Problem]:
+    """``{allowed: file.key, key: k, values: [..]}``: every value of ``k`` is one of ``values``."""
+    values = check.get("values")
+    if not isinstance(values, list) or not values:
+        return [manifest.problem(here, "an allowed check needs values (the list of allowed "
+                                       "values)")]
+    key = check["key"]
+    shown = ", ".join(str(v) for v in values)
+    problems = []
+    for index, item, doc, path in ds.located(ref):
+        if not isinstance(item, dict) or key not in item:
+            continue
+        value = item[key]
+        for n, one in enumerate(_as_list(value)):
+            # True == 1 in Python: compare types too, so `yes` never passes for 1
+            if not any(one == v and type(one) is type(v) for v in values):
+                where = path + (key,) + ((n,) if isinstance(value, list) else ())
+                problems.append(doc.problem(where, f"{key} {one!r} is not allowed",
+                                            hint=f"allowed: {shown}"))
+    return problems
+
+
+def _check_file(ds: Dataset, ref: str, check: dict, manifest: Document,
+                here: tuple) -> list[Problem]:
+    """``{file: file.key, key: k, base: folder}``: ``k`` names a file inside the pack.
+
+    The path is relative to ``base`` (a pack-relative folder, default the
+    pack's top level) and goes through ``pack.confine``: no ``..``, no
+    absolute paths, no symlinks out of the pack.
+    """
+    key = check["key"]
+    base = check.get("base", "")
+    problems = []
+    for index, item, doc, path in ds.located(ref):
+        if not isinstance(item, dict):
+            continue
+        value = item.get(key)
+        for n, one in enumerate(_as_list(value)):
+            where = path + (key,) + ((n,) if isinstance(value, list) else ())
+            try:
+                found = confine(ds.pack.root, one, base)
+            except InputError as exc:
+                p = exc.problems[0]
+                problems.append(doc.problem(where, p.message, hint=p.hint or (
+                    f"paths are relative to {base + '/' if base else 'the pack folder'}")))
+                continue
+            if not found.is_file():
+                problems.append(doc.problem(where, f"{one!r} is not a file"))
+    return problems
+
+
+_CHECKS = {"count": _check_count, "unique": _check_unique, "ref": _check_ref, "art": _check_art,
+           "allowed": _check_allowed, "file": _check_file}
+#: The kinds of declarative check, in the order messages list them.
+CHECK_KINDS = tuple(_CHECKS)

@@ -7,7 +7,8 @@ is resolved once; its copies reuse the same faces.
 
 from __future__ import annotations
 
-from typing import Any, TYPE_CHECKING
+from collections.abc import Mapping
+from typing import Any, Iterator, TYPE_CHECKING
 
 from ..errors import InputError, Problem
 from ..imposition import SheetSpec
@@ -21,6 +22,40 @@ if TYPE_CHECKING:  # pragma: no cover
 
 def roman(n: Any) -> str:
     return ("I", "II", "III", "IV", "V", "VI", "VII", "VIII", "IX", "X")[int(n) - 1]
+
+
+class DocsView(Mapping):
+    """Every data file's value by name (``data`` in templates), read on first use.
+
+    Lazy rather than a dict of every file, so that the build cache
+    (``eti_print.cache``) sees which data files a card's templates really read.
+    """
+
+    def __init__(self, docs: Mapping[str, Any]):
+        self._docs = docs
+
+    def __getitem__(self, name: str) -> Any:
+        return self._docs[name].data
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(list(self._docs))
+
+    def __len__(self) -> int:
+        return len(self._docs)
+
+
+def card_label(deck: dict[str, Any], item: Any) -> str:
+    """A short human name for a card: its name, title or id, else its plain values."""
+    if isinstance(item, dict):
+        for key in ("name", "title", "id"):
+            if item.get(key):
+                return str(item[key])
+        parts = [str(v) for k, v in item.items()
+                 if k != deck.get("count") and isinstance(v, (str, int, float))
+                 and not isinstance(v, bool)]
+        if parts:
+            return " ".join(parts)
+    return str(deck.get("title") or deck["id"])
 
 
 def card_context(ctx: "Context", deck: dict[str, Any], ref: str, item: Any,
@@ -40,7 +75,7 @@ def card_context(ctx: "Context", deck: dict[str, Any], ref: str, item: Any,
         "kind": ref.rsplit(".", 1)[-1],
         "index": index,
         "deck": {"id": deck["id"], "title": deck["title"]},
-        "data": {name: doc.data for name, doc in ds.docs.items()},
+        "data": DocsView(ds.docs),
         "lookup": lookup,
         "roman": roman,
         "pack": {"name": ds.config["name"], "slug": ds.slug},
@@ -70,6 +105,7 @@ def resolve_deck(ctx: "Context", deck: dict[str, Any], resolver: FaceResolver,
     back = ctx.layouts.get(deck["back"], where=manifest.path, line=line,
                            field_name=f"decks[{index}].back")
     cards: list[tuple[Face, Face]] = []
+    labels: list[str] = []
     n = 0
     for ref in deck["items"]:
         for i, item in enumerate(ds.items(ref)):
@@ -83,8 +119,9 @@ def resolve_deck(ctx: "Context", deck: dict[str, Any], resolver: FaceResolver,
                 continue
             copies = int(item.get(deck["count"], 1)) if deck.get("count") else 1
             cards.extend([pair] * copies)
+            labels.extend([card_label(deck, item)] * copies)
             n += copies
-    return Deck(deck["id"], deck["title"], tuple(cards))
+    return Deck(deck["id"], deck["title"], tuple(cards), tuple(labels))
 
 
 def _describe(ds: Any, ref: str, index: int, item: Any) -> str:
@@ -110,7 +147,17 @@ def render_decks(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
         spec = sheet_spec(ctx, sheet_name)
         resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, spec.card[0], spec.card[1],
                                 spec.bleed, ink_saver=ctx.options.ink_saver)
-        resolved = [resolve_deck(ctx, d, resolver, problems) for d in decks]
+        cache = getattr(ctx, "cache", None)   # eti_print.cache.BuildCache when watching
+        resolved = []
+        for d in decks:
+            if cache is None:
+                resolved.append(resolve_deck(ctx, d, resolver, problems))
+                continue
+            before = len(problems)
+            resolved.append(cache.deck(
+                d, (spec.card, spec.bleed, ctx.options.ink_saver),
+                lambda d=d: resolve_deck(ctx, d, resolver, problems),
+                failed=lambda before=before: len(problems) > before))
         if problems:
             continue
         name = f"{ctx.slug}-{output}{'-ink-saver' if ctx.options.ink_saver else ''}.pdf"

@@ -28,4 +28,4 @@ def booklet(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
     return render_booklet(ctx, progress)
 
 
-RENDERERS = []
+RENDERERS = [boards, tokens, booklet]

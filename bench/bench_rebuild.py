@@ -1,0 +1,151 @@
+"""Benchmark: how fast ``eti-print watch`` rebuilds after an edit.
+
+Run from the repository root:
+
+    python bench/bench_rebuild.py [--repeat N] [--profile SCENARIO]
+
+It copies the shipped pack to a temporary folder, builds it once through a
+``BuildCache`` (as ``watch`` does), then for each scenario alternates an edit
+and its undo N times, timing each rebuild (load, check, render what changed,
+write what changed).  Prints best and median per scenario, and what each
+rebuild re-rendered.  ``--profile SCENARIO`` runs cProfile on one rebuild of
+that scenario and prints the top functions (profile before optimising).
+
+Watch's debounce (the wait for an editor to finish saving) is not included.
+Besides wall-clock time it prints the CPU seconds spent in this process and
+in forked render workers: on a busy machine wall time is inflated by other
+processes, and "2-core estimate" (the larger of the two CPU figures, as if
+this process and one worker ran side by side) is what an idle two-core
+machine would take.  ``--workers 1`` renders everything in this process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import pstats
+import resource
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from eti_print.build import PrintOptions  # noqa: E402
+from eti_print.cache import BuildCache  # noqa: E402
+from eti_print.watch import rebuild  # noqa: E402
+
+PARTS = ("cards", "templates", "fonts", "pack.yaml")
+
+# name: (file, old text, new text) - each a one-card (or one-layout) edit that stays valid
+SCENARIOS = {
+    "event text": ("cards/events.yaml", "highest filled data port.",
+                   "highest occupied data port."),
+    "endgame name": ("cards/endgame.yaml", "name: The Survivalist", "name: The Survivor"),
+    "project flavour": ("cards/projects.yaml", "it comes in avocado.", "it comes in teal."),
+    "research count": ("cards/research.yaml",
+                       "  - {kind: number, value: 10, count: 16}\n"
+                       "  - {kind: number, value: 20, count: 16}",
+                       "  - {kind: number, value: 10, count: 17}\n"
+                       "  - {kind: number, value: 20, count: 15}"),
+    "comment only": ("cards/events.yaml", "\n", "\n# a comment\n"),
+    "layout (event)": ("templates/layouts/event.yaml", "\n", "\n# a comment\n"),
+}
+
+
+def copy_pack(dest: Path) -> Path:
+    for part in PARTS:
+        src = ROOT / part
+        if src.is_dir():
+            shutil.copytree(src, dest / part)
+        else:
+            shutil.copy2(src, dest / part)
+    return dest
+
+
+def cpu() -> tuple[float, float]:
+    """CPU seconds (user + system) of this process and of its finished children."""
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5, help="edits per scenario (default 5)")
+    parser.add_argument("--profile", choices=sorted(SCENARIOS), metavar="SCENARIO",
+                        help="profile one rebuild of SCENARIO: " + ", ".join(sorted(SCENARIOS)))
+    parser.add_argument("--only", choices=sorted(SCENARIOS), action="append",
+                        help="run only these scenarios")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="render processes (default: min(2, CPUs))")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        pack = copy_pack(Path(tmp) / "pack")
+        out = Path(tmp) / "out"
+        cache = BuildCache(workers=args.workers)
+        print(f"render workers: {cache.workers}")
+        options = PrintOptions()
+        started = time.perf_counter()
+        first = rebuild(str(pack), out, options, cache)
+        assert first.ok, first.problems
+        print(f"{'first build (empty cache)':32s} {time.perf_counter() - started:7.3f} s")
+        times = []
+        for _ in range(args.repeat):
+            times.append(rebuild(str(pack), out, options, cache).seconds)
+        print(f"{'no change':32s} best {min(times):6.3f} s  median {statistics.median(times):6.3f} s")
+
+        if args.profile:
+            path, old, new = SCENARIOS[args.profile]
+            target = pack / path
+            text = target.read_text(encoding="utf-8")
+            target.write_text(text.replace(old, new, 1), encoding="utf-8")
+            profiler = cProfile.Profile()
+            profiler.enable()
+            report = rebuild(str(pack), out, options, cache)
+            profiler.disable()
+            target.write_text(text, encoding="utf-8")
+            assert report.ok, report.problems
+            print(f"profile of '{args.profile}': {report.seconds:.3f} s (with profiler), "
+                  f"rendered {', '.join(report.rendered) or 'nothing'}")
+            stream = io.StringIO()
+            stats = pstats.Stats(profiler, stream=stream)
+            stats.sort_stats("cumulative").print_stats(30)
+            stats.sort_stats("tottime").print_stats(20)
+            print(stream.getvalue())
+            return
+
+        for name in args.only or SCENARIOS:
+            path, old, new = SCENARIOS[name]
+            target = pack / path
+            text = target.read_text(encoding="utf-8")
+            assert old in text, f"{old!r} not in {path}"
+            edited = text.replace(old, new, 1)
+            times, cpus, rendered, decks = [], [], set(), set()
+            for i in range(args.repeat * 2):
+                target.write_text(edited if i % 2 == 0 else text, encoding="utf-8")
+                before = cpu()
+                report = rebuild(str(pack), out, options, cache)
+                after = cpu()
+                assert report.ok, report.problems
+                times.append(report.seconds)
+                cpus.append((after[0] - before[0], after[1] - before[1]))
+                rendered.update(report.rendered)
+                decks.update(cache.stats.decks_resolved)
+            target.write_text(text, encoding="utf-8")
+            own = statistics.median(c[0] for c in cpus)
+            workers = statistics.median(c[1] for c in cpus)
+            print(f"{name:18s} wall best {min(times):6.3f} s median {statistics.median(times):6.3f} s"
+                  f" | cpu here {own:5.3f} s, workers {workers:5.3f} s,"
+                  f" 2-core estimate {max(own, workers):5.3f} s"
+                  f" | rendered: {', '.join(sorted(rendered)) or 'nothing'}"
+                  + (f" (decks: {', '.join(sorted(decks))})" if decks else ""))
+
+
+if __name__ == "__main__":
+    main()

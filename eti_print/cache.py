@@ -1,0 +1,467 @@
+"""In-process build cache: rebuild only what an edit changed (``eti-print watch``).
+
+A rebuild after a one-card edit must not redraw the whole game.  The cache
+keeps, between builds of one pack in one process:
+
+* **Resources**: fonts, art, templates (compiled), layouts and sheet
+  settings, reused while no file under ``templates/`` or ``fonts/`` changed.
+* **Outputs**: what each renderer of ``build._renderers`` returned (its list
+  of ``Output``s), reused while nothing it read changed.
+* **Decks**: each card deck's resolved faces (``render.cards.resolve_deck``),
+  reused while nothing the deck's templates read changed; a deck whose data
+  changed is resolved again and the cards PDF re-imposed from all decks.
+
+Keys are content hashes, never timestamps.  Each entry has a *global* key
+(the bytes of ``pack.yaml``, the schemas, every template, layout, art and font
+file, the print options; a deck: its settings instead of the options) and
+*dependencies* discovered while it was computed: the data a renderer really
+read.  While a renderer runs it sees a context whose ``dataset.docs`` and
+``database`` record every access:
+
+* ``dataset.docs[name]`` (and ``items``/``by_id``/``located``, which go
+  through it) depends on that data file's parsed value;
+* a ``database`` attribute (``db.projects``) depends on that attribute's value,
+  so reading the agendas does not depend on the agenda cards, although both
+  come from ``agendas.yaml``; ``db.dataset`` is the tracked dataset.
+
+An entry is reused when its global key matches and every dependency's value
+hashes the same as when it was computed.  Values are hashed after parsing, so
+editing a comment or re-indenting re-renders nothing.  Renderers are
+deterministic functions of what they read, so a reused output is byte for
+byte what a fresh build would make (``tests/test_watch.py`` checks this after
+edits to every data file).  A dependency read through some other route would
+be missed, so the routes are the two above: data files are reachable only
+through ``Dataset.docs`` (``Context.dataset``) and the database.
+
+When more than one renderer has to run and the machine has more than one
+core (``workers``), the first stale renderer (the cards, which use the deck
+cache) runs in this process and the others each in a forked child that
+renders from the same in-memory state and sends back its outputs and
+dependencies; the results are identical, only sooner.  Without ``os.fork``
+everything runs here.
+
+Nothing is cached on disk; a new process starts cold.
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+import gc
+import hashlib
+import os
+import pickle
+import signal
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from .errors import InputError
+
+#: Folders of a pack whose files are resources (any change: new resources,
+#: and every entry's global key changes).
+RESOURCE_FOLDERS = ("templates", "fonts")
+
+
+def fingerprint(value: Any) -> str:
+    """A content hash of a parsed value (dicts in order, dataclasses by every field)."""
+    h = hashlib.sha256()
+    _feed(value, h.update, 0)
+    return h.hexdigest()
+
+
+def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
+    if depth > 200:
+        raise RecursionError("value too deep to fingerprint")
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        put(repr(value).encode("utf-8", "surrogatepass"))
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        put(b"D" + type(value).__qualname__.encode() + b"(")
+        for f in dataclasses.fields(value):
+            put(f.name.encode() + b"=")
+            _feed(getattr(value, f.name), put, depth + 1)
+            put(b",")
+        put(b")")
+    elif isinstance(value, Mapping):
+        put(b"{")
+        for k, v in value.items():
+            _feed(k, put, depth + 1)
+            put(b":")
+            _feed(v, put, depth + 1)
+            put(b",")
+        put(b"}")
+    elif isinstance(value, (list, tuple)):
+        put(b"[" if isinstance(value, list) else b"(")
+        for v in value:
+            _feed(v, put, depth + 1)
+            put(b",")
+        put(b"]")
+    elif isinstance(value, (set, frozenset)):
+        put(b"S" + repr(sorted(repr(v) for v in value)).encode())
+    else:
+        # Unknown types hash by repr; a repr with an address never matches,
+        # which costs a re-render, never a stale output.
+        put(b"?" + type(value).__qualname__.encode() + repr(value).encode())
+
+
+def files_hash(root: Path, parts: tuple[str, ...]) -> str:
+    """SHA-256 over the names and contents of the files under ``parts`` of ``root``."""
+    h = hashlib.sha256()
+    for part in parts:
+        base = root / part
+        paths = [base] if base.is_file() else (
+            sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [])
+        for path in paths:
+            h.update(path.relative_to(root).as_posix().encode() + b"\0")
+            try:
+                h.update(hashlib.sha256(path.read_bytes()).digest())
+            except OSError:
+                h.update(b"unreadable")
+    return h.hexdigest()
+
+
+# ---------------------------------------------------------------------------
+# Recording what a renderer reads
+
+
+class _Recorder:
+    """Records dependencies into every open entry (a deck inside an output)."""
+
+    def __init__(self, values: Callable[[tuple], str]):
+        self.values = values
+        self.stack: list[dict[tuple, str]] = []
+
+    def read(self, key: tuple) -> None:
+        if not self.stack:
+            return
+        if key in self.stack[-1]:
+            return
+        value = self.values(key)
+        for deps in self.stack:
+            deps.setdefault(key, value)
+
+    def replay(self, deps: Mapping[tuple, str]) -> None:
+        """A reused entry's dependencies count as read by the entries around it."""
+        for outer in self.stack:
+            for key, value in deps.items():
+                outer.setdefault(key, value)
+
+
+class TrackedDocs(dict):
+    """``Dataset.docs`` that records which data files are read."""
+
+    def __init__(self, docs: Mapping[str, Any], recorder: _Recorder):
+        super().__init__(docs)
+        self._recorder = recorder
+
+    def _all(self) -> None:
+        for name in dict.keys(self):
+            self._recorder.read(("doc", name))
+
+    def __getitem__(self, name: str) -> Any:
+        value = dict.__getitem__(self, name)
+        self._recorder.read(("doc", name))
+        return value
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if dict.__contains__(self, name):
+            return self[name]
+        return default
+
+    # Names come from pack.yaml (part of every global key); values are reads.
+    def __iter__(self):
+        return iter(list(dict.keys(self)))
+
+    def values(self):  # type: ignore[override]
+        self._all()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._all()
+        return dict.items(self)
+
+    def copy(self) -> dict:  # type: ignore[override]
+        self._all()
+        return dict(dict.items(self))
+
+    def __reduce_ex__(self, protocol: int):  # copy.copy / deepcopy / pickle
+        self._all()
+        return (dict, (dict(dict.items(self)),))
+
+    def __or__(self, other):  # type: ignore[override]
+        self._all()
+        return dict(dict.items(self)) | other
+
+    def setdefault(self, *args):  # type: ignore[override]
+        raise TypeError("the dataset is read-only while rendering")
+
+    def pop(self, *args):  # type: ignore[override]
+        raise TypeError("the dataset is read-only while rendering")
+
+
+def _database_class(cls: type) -> type:
+    """A subclass of the database class whose attribute reads are recorded."""
+    names = {f.name for f in dataclasses.fields(cls)}
+
+    def __getattribute__(self: Any, name: str) -> Any:
+        value = object.__getattribute__(self, name)
+        if name in names and name != "dataset":
+            recorder = object.__getattribute__(self, "__dict__").get("_eti_recorder")
+            if recorder is not None:
+                recorder.read(("db", name))
+        return value
+
+    return type(f"Tracked{cls.__name__}", (cls,), {"__getattribute__": __getattribute__,
+                                                   "__module__": cls.__module__})
+
+
+def _name(renderer: Callable) -> str:
+    return f"{renderer.__module__}.{renderer.__qualname__}"
+
+
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class _Entry:
+    key: str
+    deps: dict[tuple, str]
+    value: Any
+
+
+@dataclass
+class CacheStats:
+    """What the last build reused and what it computed."""
+
+    resources_reused: bool = False
+    outputs_reused: list[str] = field(default_factory=list)
+    outputs_rendered: list[str] = field(default_factory=list)
+    decks_reused: list[str] = field(default_factory=list)
+    decks_resolved: list[str] = field(default_factory=list)
+
+
+class BuildCache:
+    """Everything one process keeps between builds of one pack (see the module doc)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        #: Processes rendering at once (1: everything in this process).  By
+        #: default two on a multi-core machine, but only while a core is idle
+        #: (forked workers on a busy machine only add overhead).
+        self.workers = workers if workers is not None else min(2, os.cpu_count() or 1)
+        self._auto = workers is None
+        self._pending: dict[str, tuple[int, int]] = {}   # renderer -> (pid, pipe)
+        self._ran_here: set[str] = set()
+        self._resources_hit = False   # renderers whose lazy caches are warm here
+        self._resources: tuple[str, str, Any] | None = None   # (root, key, resources)
+        self._outputs: dict[str, _Entry] = {}
+        self._decks: dict[str, _Entry] = {}
+        self._classes: dict[type, type] = {}
+        self._ctx: Any = None
+        self._values: dict[tuple, str] = {}
+        self._global = ""
+        self._recorder = _Recorder(self._value)
+        self.stats = CacheStats()
+
+    # -- resources ---------------------------------------------------------
+    def resources(self, pack: Any, load: Callable[[], Any]) -> Any:
+        """``load()`` (fonts, art, templates, ...) unless no resource file changed."""
+        key = files_hash(pack.root, RESOURCE_FOLDERS)
+        root = str(pack.root)
+        if self._resources is not None and self._resources[:2] == (root, key):
+            self._resources_hit = True
+            return self._resources[2]
+        self._resources_hit = False
+        value = load()
+        self._resources = (root, key, value)
+        return value
+
+    # -- one build ---------------------------------------------------------
+    def begin(self, ctx: Any, renderers: Any = ()) -> None:
+        """Start a build of ``ctx`` (called by ``build.render_all`` with its renderers)."""
+        self._ctx = ctx
+        self._values = {}
+        self.stats = CacheStats(resources_reused=self._resources_hit)
+        self._resources_hit = False
+        root = ctx.pack.root
+        self._global = hashlib.sha256("\0".join((
+            str(root),
+            files_hash(root, ("pack.yaml", "cards/schemas") + RESOURCE_FOLDERS),
+        )).encode()).hexdigest()
+        if self._parallel():
+            stale = [r for r in renderers
+                     if not self._fresh(self._outputs.get(_name(r)), self._output_key(ctx))]
+            # Fork only renderers that have run here before: a child's lazily filled
+            # caches (compiled templates, tinted art) die with it.
+            forks = [r for r in stale[1:] if _name(r) in self._ran_here]
+            if forks:
+                gc.freeze()   # children do not copy the heap to collect it
+                try:
+                    for renderer in forks:
+                        self._fork(renderer, ctx)
+                finally:
+                    gc.unfreeze()
+
+    def _parallel(self) -> bool:
+        if self.workers <= 1 or not hasattr(os, "fork"):
+            return False
+        if not self._auto:
+            return True
+        try:
+            load = os.getloadavg()[0]
+        except (AttributeError, OSError):  # pragma: no cover - not on this platform
+            return True
+        return load < (os.cpu_count() or 1) - 0.5
+
+    def end(self) -> None:
+        """Finish a build; children whose results were not collected (a failure) are stopped."""
+        for pid, fd in self._pending.values():
+            os.close(fd)
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:  # pragma: no cover - it had already exited
+                pass
+            os.waitpid(pid, 0)
+        self._pending.clear()
+        self._ctx = None
+
+    # -- rendering in a child process ------------------------------------------
+    def _fork(self, renderer: Callable[[Any, Any], list], ctx: Any) -> None:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # pragma: no cover - runs in the child (coverage does not follow)
+            try:
+                os.close(read)
+                deps: dict[tuple, str] = {}
+                self._recorder.stack = [deps]
+                try:
+                    payload: tuple = ("ok", renderer(self.tracked(ctx), None), deps)
+                except InputError as exc:
+                    payload = ("input", exc.problems)
+                except BaseException as exc:
+                    import traceback
+                    payload = ("crash", f"{type(exc).__name__}: {exc}",
+                               "".join(traceback.format_exception(exc)))
+                data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+                with os.fdopen(write, "wb") as pipe:
+                    pipe.write(data)
+            finally:
+                os._exit(0)
+        os.close(write)
+        self._pending[_name(renderer)] = (pid, read)
+
+    def _collect(self, name: str) -> tuple | None:
+        pid, fd = self._pending.pop(name)
+        chunks = []
+        with os.fdopen(fd, "rb") as pipe:
+            while True:
+                chunk = pipe.read(1 << 20)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+        os.waitpid(pid, 0)
+        try:
+            return pickle.loads(b"".join(chunks))
+        except Exception:
+            return None   # the child died: render here instead
+
+    def _value(self, key: tuple) -> str:
+        value = self._values.get(key)
+        if value is None:
+            kind, name = key
+            ctx = self._ctx
+            if kind == "doc":
+                target = ctx.dataset.docs[name].data if name in ctx.dataset.docs else None
+            else:
+                target = getattr(ctx.database, name, None)
+            value = self._values[key] = fingerprint(target)
+        return value
+
+    def _fresh(self, entry: _Entry | None, key: str) -> bool:
+        if entry is None or entry.key != key:
+            return False
+        try:
+            return all(self._value(dep) == value for dep, value in entry.deps.items())
+        except Exception:
+            return False
+
+    def tracked(self, ctx: Any) -> Any:
+        """A copy of ``ctx`` whose data reads are recorded (the same objects otherwise)."""
+        if isinstance(ctx.dataset.docs, TrackedDocs):
+            return ctx
+        ds = dataclasses.replace(ctx.dataset, docs=TrackedDocs(ctx.dataset.docs,
+                                                               self._recorder))
+        db = ctx.database
+        if db is not None and dataclasses.is_dataclass(db):
+            cls = self._classes.get(type(db))
+            if cls is None:
+                cls = self._classes[type(db)] = _database_class(type(db))
+            db = copy.copy(db)
+            object.__setattr__(db, "dataset", ds)
+            object.__setattr__(db, "__class__", cls)
+            object.__setattr__(db, "_eti_recorder", self._recorder)
+        return dataclasses.replace(ctx, dataset=ds, database=db)
+
+    def _run(self, store: dict[str, _Entry], name: str, key: str,
+             compute: Callable[[], Any]) -> tuple[Any, bool]:
+        entry = store.get(name)
+        if self._fresh(entry, key):
+            assert entry is not None
+            self._recorder.replay(entry.deps)
+            return entry.value, True
+        deps: dict[tuple, str] = {}
+        self._recorder.stack.append(deps)
+        try:
+            value = compute()
+        finally:
+            self._recorder.stack.pop()
+        self._recorder.replay(deps)
+        store[name] = _Entry(key, deps, value)
+        return value, False
+
+    # -- outputs -------------------------------------------------------------
+    def _output_key(self, ctx: Any) -> str:
+        return hashlib.sha256(f"{self._global}\0{ctx.options!r}".encode()).hexdigest()
+
+    def render(self, renderer: Callable[[Any, Any], list], ctx: Any, progress: Any) -> list:
+        """``renderer(ctx, progress)``, or its outputs from the last build if still valid."""
+        name = _name(renderer)
+        key = self._output_key(ctx)
+        payload = self._collect(name) if name in self._pending else None
+        if payload is not None and payload[0] == "input":
+            raise InputError(payload[1])
+        if payload is not None and payload[0] == "crash":
+            raise RuntimeError(f"{name} failed in a worker process: {payload[1]}\n{payload[2]}")
+        if payload is not None:
+            outputs, deps = payload[1], payload[2]
+            self._outputs[name] = _Entry(key, deps, outputs)
+            self._recorder.replay(deps)
+            reused = False
+        else:
+            outputs, reused = self._run(self._outputs, name, key,
+                                        lambda: renderer(self.tracked(ctx), progress))
+            self._ran_here.add(name)
+        names = [o.name for o in outputs]
+        (self.stats.outputs_reused if reused else self.stats.outputs_rendered).extend(names)
+        return list(outputs)
+
+    # -- decks ---------------------------------------------------------------
+    def deck(self, deck: Mapping[str, Any], settings: tuple, resolve: Callable[[], Any],
+             failed: Callable[[], bool]) -> Any:
+        """``resolve()`` a deck's faces, or the last build's if nothing they read changed.
+
+        ``settings`` is everything else the faces depend on (card size, bleed,
+        ink saver); ``failed()`` tells whether ``resolve()`` reported problems
+        (a deck with problems is not kept).
+        """
+        name = str(deck.get("id"))
+        key = fingerprint((self._global, settings, dict(deck)))
+        entry = self._decks.get(name)
+        value, reused = self._run(self._decks, name, key, resolve)
+        if not reused and failed():
+            if entry is None:
+                self._decks.pop(name, None)
+            else:
+                self._decks[name] = entry
+        (self.stats.decks_reused if reused else self.stats.decks_resolved).append(name)
+        return value

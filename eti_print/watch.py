@@ -1,0 +1,161 @@
+"""``eti-print watch``: rebuild on every save, fast, keeping the last good output.
+
+The watcher starts before the first build, so no save is missed.  Changes
+are debounced (an editor's save is often several events) and filtered to the
+pack's inputs: ``pack.yaml`` and the files under ``cards/``, ``templates/``
+and ``fonts/`` (YAML, Jinja templates, SVG/PNG/JPEG art, fonts); the output
+folder and editors' temporary files are ignored.
+
+Every rebuild runs the normal pipeline (``build.load_context`` ->
+``render_all`` -> ``write_outputs``) with a ``cache.BuildCache``, so only the
+outputs and decks whose inputs changed are rendered again, and only files
+whose bytes changed are rewritten.  A failed rebuild writes nothing: the
+problems are reported with file:line and the last good output stays.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from .build import PrintOptions, load_context, manifest_name, render_all, write_outputs
+from .cache import BuildCache
+from .errors import EtiError, InputError
+from .output import source_date_epoch
+from .pack import Pack
+
+#: Files whose saves trigger a rebuild.
+WATCHED_SUFFIXES = frozenset((".yaml", ".yml", ".j2", ".jinja", ".svg", ".png", ".jpg",
+                              ".jpeg", ".ttf", ".otf"))
+WATCHED_FOLDERS = ("cards", "templates", "fonts")
+#: Most milliseconds one batch of changes is gathered over, and the quiet time that ends it.
+DEBOUNCE_MS = 400
+STEP_MS = 50
+#: How often (ms) an idle watcher wakes up to check ``stop_event``.
+IDLE_MS = 200
+
+
+@dataclass
+class BuildReport:
+    """What one (re)build did; ``on_build`` gets one after every build."""
+
+    ok: bool
+    seconds: float
+    changes: list[str] = field(default_factory=list)     # pack files that triggered it
+    written: list[str] = field(default_factory=list)     # output files rewritten
+    unchanged: list[str] = field(default_factory=list)   # output files already up to date
+    rendered: list[str] = field(default_factory=list)    # outputs rendered (not reused)
+    reused: list[str] = field(default_factory=list)      # outputs reused from the cache
+    problems: list[str] = field(default_factory=list)    # "file:line:col: ..." lines
+    error: BaseException | None = None
+
+    @property
+    def problem_count(self) -> int:
+        if isinstance(self.error, InputError):
+            return len(self.error.problems)
+        return len(self.problems)
+
+    def summary(self) -> str:
+        if not self.ok:
+            n = self.problem_count
+            return "\n".join(self.problems + [f"build failed: {n} problem{'s' if n != 1 else ''}; "
+                                              f"kept the last good output"])
+        what = ", ".join(self.written) if self.written else "no file changed"
+        return f"rebuilt in {self.seconds:.2f} s: {what}"
+
+
+def rebuild(pack: str | None, out: Path, options: PrintOptions, cache: BuildCache,
+            progress: Callable[[str], None] | None = None,
+            changes: Iterable[str] = (), debug: bool = False) -> BuildReport:
+    """One build through ``cache``; never raises for bad input (the report says why)."""
+    started = time.perf_counter()
+    changes = sorted(changes)
+    try:
+        source_date_epoch()
+        ctx = load_context(pack, options, cache=cache)
+        outputs = render_all(ctx, progress)
+        written = write_outputs(Path(out), ctx, outputs, skip_unchanged=True)
+    except InputError as exc:
+        return BuildReport(False, time.perf_counter() - started, changes,
+                           problems=exc.lines(), error=exc)
+    except EtiError as exc:
+        return BuildReport(False, time.perf_counter() - started, changes,
+                           problems=[f"eti-print: error: {exc}"], error=exc)
+    except (KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as exc:  # a bug: report it and keep watching
+        lines = [f"eti-print: internal error: {type(exc).__name__}: {exc}"]
+        lines += traceback.format_exception(exc) if debug else []
+        return BuildReport(False, time.perf_counter() - started, changes, problems=lines,
+                           error=exc)
+    names = [p.name for p in written]
+    every = [o.name for o in outputs] + [manifest_name(ctx)]
+    stats = cache.stats
+    return BuildReport(True, time.perf_counter() - started, changes, names,
+                       [n for n in every if n not in names], list(stats.outputs_rendered),
+                       list(stats.outputs_reused))
+
+
+def _filter(root: Path, out: Path) -> Callable[[Any, str], bool]:
+    root = root.resolve()
+    out = out.resolve()
+    folders = [root / f for f in WATCHED_FOLDERS]
+    manifest = root / "pack.yaml"
+
+    def accept(change: Any, raw: str) -> bool:
+        path = Path(raw)
+        if path == manifest:
+            return True
+        if path.suffix.lower() not in WATCHED_SUFFIXES or path.name.startswith("."):
+            return False
+        if path == out or out in path.parents:
+            return False
+        return any(folder in path.parents for folder in folders)
+
+    return accept
+
+
+def watch(pack: str | None, out: Path, options: PrintOptions,
+          stop_event: threading.Event | None = None,
+          on_build: Callable[[BuildReport], None] | None = None,
+          progress: Callable[[str], None] | None = None,
+          debounce_ms: int = DEBOUNCE_MS, step_ms: int = STEP_MS, debug: bool = False) -> None:
+    """Build, then rebuild after every change until ``stop_event`` is set (or Ctrl-C).
+
+    ``on_build`` receives a ``BuildReport`` after the first build and after
+    every rebuild.  Bad input never stops the watcher.  Raises
+    ``KeyboardInterrupt`` on Ctrl-C, ``InputError`` if the pack folder itself
+    cannot be opened.
+    """
+    import watchfiles
+    root = Pack.open(pack).root.resolve()
+    out = Path(out)
+    cache = BuildCache()
+    accept = _filter(root, out)
+    first = True
+    # yield_on_timeout: the watcher is running (and buffering changes) before
+    # the first build starts, and wakes up every IDLE_MS to check stop_event.
+    for changes in watchfiles.watch(root, watch_filter=accept, debounce=debounce_ms,
+                                    step=step_ms, stop_event=stop_event,
+                                    rust_timeout=IDLE_MS, yield_on_timeout=True,
+                                    raise_interrupt=True):
+        if stop_event is not None and stop_event.is_set():
+            return
+        if not changes and not first:
+            continue
+        first = False
+        shown = sorted({_shown(root, path) for _, path in changes})
+        report = rebuild(pack, out, options, cache, progress, shown, debug)
+        if on_build is not None:
+            on_build(report)
+
+
+def _shown(root: Path, raw: str) -> str:
+    try:
+        return Path(raw).relative_to(root).as_posix()
+    except ValueError:
+        return raw

@@ -1,0 +1,299 @@
+"""Exports: print-on-demand PDFs and PNGs, Tabletop Simulator sheets and saved object."""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import json
+import re
+from pathlib import Path
+from urllib.parse import unquote, urlparse
+
+import pytest
+
+pdfium = pytest.importorskip("pypdfium2")
+Image = pytest.importorskip("PIL.Image")
+
+from eti_print.build import PrintOptions, load_context
+from eti_print.cli import main
+from eti_print.export import (POD_BLEED, TTS_MAX_CARDS, ExportCard, ExportDeck, export,
+                              export_decks, faces_pdf, pixels, pod_pngs, tts_export, tts_grid)
+
+from conftest import edit, line_of
+
+DECK_COUNTS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame": 10}
+DECK_ORDER = list(DECK_COUNTS)
+NAME = re.compile(r"^eti-(\d\d)-([a-z]+)-(\d{3})-(front|back)\.png$")
+
+
+@pytest.fixture(scope="module")
+def ctx():
+    return load_context(None, PrintOptions())
+
+
+@pytest.fixture(scope="module")
+def decks(ctx):
+    return export_decks(ctx)
+
+
+@pytest.fixture(scope="module")
+def png_dir(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("png-export")
+    export("png", None, out)
+    return out / "png"
+
+
+@pytest.fixture(scope="module")
+def tts_out(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("tts-export")
+    export("tts", None, out)
+    return out
+
+
+# -- sizes -------------------------------------------------------------------------
+
+
+def test_poker_card_with_eighth_inch_bleed_is_825_by_1125_at_300_dpi():
+    scale = 300 / 72
+    assert (pixels(180 + 2 * POD_BLEED, scale), pixels(252 + 2 * POD_BLEED, scale)) == (825, 1125)
+    assert (pixels(180, scale), pixels(252, scale)) == (750, 1050)
+
+
+def test_decks_resolve_in_pack_order_with_every_copy(decks):
+    assert [d.id for d in decks] == DECK_ORDER
+    assert {d.id: len(d.cards) for d in decks} == DECK_COUNTS
+    assert all(d.size == pytest.approx((180, 252)) for d in decks)
+    assert [c.number for c in decks[0].cards] == list(range(1, 91))
+    assert decks[1].cards[0].label == "Synthetic Polymers"
+
+
+# -- PNG for print on demand ---------------------------------------------------------
+
+
+def test_png_every_card_side_at_exact_size_rgb_300dpi(png_dir):
+    files = sorted(png_dir.glob("*.png"))
+    assert len(files) == 2 * sum(DECK_COUNTS.values())
+    for path in files:
+        with Image.open(path) as image:
+            assert image.size == (825, 1125), path.name
+            assert image.mode == "RGB", path.name
+            assert round(image.info["dpi"][0]) == 300
+
+
+def test_png_names_sort_in_deck_then_card_order(png_dir):
+    names = sorted(p.name for p in png_dir.glob("*.png"))
+    parsed = [NAME.match(n) for n in names]
+    assert all(parsed), [n for n, m in zip(names, parsed) if not m]
+    order = [(int(m[1]), int(m[3]), m[4]) for m in parsed]
+    assert order == sorted(order)
+    decks = [m[2] for m in parsed]
+    assert list(dict.fromkeys(decks)) == DECK_ORDER
+    for number, deck in enumerate(DECK_ORDER, start=1):
+        cards = sorted({int(m[3]) for m in parsed if m[2] == deck and int(m[1]) == number})
+        assert cards == list(range(1, DECK_COUNTS[deck] + 1))
+
+
+def test_png_copies_are_identical_and_indexed(png_dir):
+    rows = list(csv.DictReader((png_dir / "index.csv").open(encoding="utf-8")))
+    assert len(rows) == 2 * sum(DECK_COUNTS.values())
+    for row in rows:
+        assert hashlib.sha256((png_dir / row["file"]).read_bytes()).hexdigest() == row["sha256"]
+        assert (row["width_px"], row["height_px"]) == ("825", "1125")
+    research_fronts = [r for r in rows if r["deck"] == "research" and r["side"] == "front"]
+    assert len({r["sha256"] for r in research_fronts}) == 12     # 12 kinds of research card
+    tens = [r for r in research_fronts if r["label"] == "number 10"]
+    assert len(tens) == 16 and {r["copies"] for r in tens} == {"16"}
+    assert sorted(int(r["copy"]) for r in tens) == list(range(1, 17))
+    backs = {r["sha256"] for r in rows if r["deck"] == "research" and r["side"] == "back"}
+    assert len(backs) == 1
+    assert "825 x 1125 px" in (png_dir / "README.txt").read_text()
+
+
+def test_png_bleed_is_artwork_not_white(png_dir):
+    with Image.open(png_dir / "eti-02-projects-001-front.png") as image:
+        band = image.crop((0, 0, 825, 37)).convert("L")     # the top 1/8 in
+        assert band.getextrema()[1] < 200                    # field colour to the edge
+
+
+def test_png_rendering_is_deterministic(ctx, decks):
+    endgame = [d for d in decks if d.id == "endgame"]
+    first = pod_pngs(ctx, endgame)
+    second = pod_pngs(ctx, endgame)
+    assert [(f.name, f.data) for f in first] == [(f.name, f.data) for f in second]
+
+
+def test_stale_pngs_of_the_pack_are_removed(tmp_path, ctx, decks):
+    from eti_print.export import _write
+    (tmp_path / "png").mkdir()
+    (tmp_path / "png" / "eti-09-gone-001-front.png").write_bytes(b"old")
+    (tmp_path / "png" / "my-notes.png").write_bytes(b"keep")
+    endgame = [d for d in decks if d.id == "endgame"]
+    _write(tmp_path, "png", "eti", pod_pngs(ctx, endgame))
+    assert not (tmp_path / "png" / "eti-09-gone-001-front.png").exists()
+    assert (tmp_path / "png" / "my-notes.png").read_bytes() == b"keep"
+    assert (tmp_path / "png" / "eti-05-endgame-010-back.png").exists()
+
+
+# -- per-card PDF ------------------------------------------------------------------
+
+
+def test_pdf_export_one_page_per_card_side_with_trim_and_bleed_boxes(tmp_path):
+    from pypdf import PdfReader
+    export("pdf", None, tmp_path)
+    files = sorted(p.name for p in (tmp_path / "pdf").glob("*.pdf"))
+    assert files == [f"eti-{i:02d}-{d}.pdf" for i, d in enumerate(DECK_ORDER, start=1)]
+    reader = PdfReader(tmp_path / "pdf" / "eti-01-research.pdf")
+    assert len(reader.pages) == 180
+    for page in reader.pages[:4]:
+        assert [float(v) for v in page.mediabox] == [0, 0, 198, 270]
+        assert [float(v) for v in page.trimbox] == [9, 9, 189, 261]
+        assert [float(v) for v in page.bleedbox] == [0, 0, 198, 270]
+
+
+def test_faces_pdf_draws_each_distinct_face_once(ctx, decks):
+    research = decks[0]
+    pages = [face for card in research.cards for face in (card.front, card.back)]
+    data = faces_pdf(pages, ctx.art, ctx.fonts["body"].regular, "t", POD_BLEED)
+    # 180 pages, 12 distinct fronts and one back: 13 face forms
+    assert len(set(re.findall(rb"/FormXob\.face\d+", data))) == 13
+    assert data == faces_pdf(pages, ctx.art, ctx.fonts["body"].regular, "t", POD_BLEED)
+
+
+# -- Tabletop Simulator -------------------------------------------------------------
+
+
+def _path(url: str) -> Path:
+    parsed = urlparse(url)
+    assert parsed.scheme == "file", url
+    return Path(unquote(parsed.path))
+
+
+def test_tts_grid_limits():
+    assert tts_grid(69) == (10, 7)
+    assert tts_grid(12) == (10, 2)
+    assert tts_grid(1) == (2, 2)
+    assert tts_grid(8) == (9, 2)
+    with pytest.raises(ValueError):
+        tts_grid(70)
+
+
+def test_tts_saved_object_imports_every_deck_with_existing_images(tts_out):
+    save = json.loads((tts_out / "tts" / "eti-tts.json").read_text(encoding="utf-8"))
+    objects = save["ObjectStates"]
+    assert [o["Nickname"] for o in objects] == ["Research cards", "Project cards", "Event cards",
+                                               "Agenda cards", "Endgame cards"]
+    for obj, deck in zip(objects, DECK_ORDER):
+        assert obj["Name"] == "DeckCustom"
+        assert len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == DECK_COUNTS[deck]
+        assert [c["CardID"] for c in obj["ContainedObjects"]] == obj["DeckIDs"]
+        for key, custom in obj["CustomDeck"].items():
+            cols, rows = custom["NumWidth"], custom["NumHeight"]
+            assert 2 <= cols <= 10 and 2 <= rows <= 7
+            assert custom["BackIsHidden"] is True
+            for url in (custom["FaceURL"], custom["BackURL"]):
+                path = _path(url)
+                assert path.is_file(), url
+                with Image.open(path) as image:
+                    assert image.mode == "RGB"
+                    assert max(image.size) <= 4096
+            with Image.open(_path(custom["FaceURL"])) as faces:
+                assert faces.size[0] % cols == 0 and faces.size[1] % rows == 0
+                cell = (faces.size[0] // cols, faces.size[1] // rows)
+                assert cell[1] / cell[0] == pytest.approx(3.5 / 2.5, abs=0.01)
+            if custom["UniqueBack"]:
+                with Image.open(_path(custom["BackURL"])) as backs:
+                    assert backs.size == faces.size
+            cells = {c % 100 for c in obj["DeckIDs"] if c // 100 == int(key)}
+            assert max(cells) < cols * rows - 1          # never the hidden-card cell
+            assert len(cells) <= 69
+        for card in obj["ContainedObjects"]:
+            assert card["Name"] == "Card"
+            assert str(card["CardID"] // 100) in card["CustomDeck"]
+    unique = {o["Nickname"]: any(c["UniqueBack"] for c in o["CustomDeck"].values())
+              for o in objects}
+    assert unique == {"Research cards": False, "Project cards": True, "Event cards": False,
+                      "Agenda cards": True, "Endgame cards": False}
+    note = (tts_out / "tts" / "README.txt").read_text()
+    assert "file:///" in note and "--base-url" in note and "upload" in note
+
+
+def test_tts_research_copies_share_cells(tts_out):
+    save = json.loads((tts_out / "tts" / "eti-tts.json").read_text(encoding="utf-8"))
+    research = save["ObjectStates"][0]
+    assert len(research["DeckIDs"]) == 90
+    assert len(set(research["DeckIDs"])) == 12
+    custom = research["CustomDeck"]["1"]
+    assert (custom["NumWidth"], custom["NumHeight"]) == (10, 2)
+
+
+def test_tts_export_is_deterministic(tmp_path, tts_out):
+    export("tts", None, tts_out)            # again, into the same folder
+    first = {p.name: p.read_bytes() for p in (tts_out / "tts").iterdir()}
+    export("tts", None, tts_out)
+    second = {p.name: p.read_bytes() for p in (tts_out / "tts").iterdir()}
+    assert first == second
+
+
+def test_tts_base_url(ctx, decks, tmp_path):
+    files = tts_export(ctx, decks[2:3], tmp_path, base_url="https://example.org/eti/")
+    save = json.loads(next(f for f in files if f.name.endswith(".json")).data)
+    custom = save["ObjectStates"][0]["CustomDeck"]["1"]
+    assert custom["FaceURL"] == "https://example.org/eti/eti-03-events-faces-1.jpg"
+    assert custom["BackURL"] == "https://example.org/eti/eti-03-events-back.jpg"
+
+
+def test_tts_more_than_69_distinct_cards_use_several_sheets(ctx, decks, tmp_path):
+    from reportlab.lib.colors import Color
+    from eti_print.render.faces import Face, Op
+    base = decks[2].cards[0].back
+
+    def face(i: int) -> Face:
+        fill = Color((i % 10) / 10, (i // 10) / 10, 0.5)
+        return Face(180.0, 252.0, POD_BLEED,
+                    (Op("rect", -9, -9, 198, 270, (fill, None, 0.5, 0, True, ())),))
+
+    cards = tuple(ExportCard(i + 1, f"card {i}", face(i), base) for i in range(75))
+    big = ExportDeck(1, "big", "Big deck", "eti-01-big", (180.0, 252.0), cards)
+    files = tts_export(ctx, [big], tmp_path, fmt="png")
+    names = sorted(f.name for f in files)
+    assert "tts/eti-01-big-faces-1.png" in names and "tts/eti-01-big-faces-2.png" in names
+    save = json.loads(next(f for f in files if f.name.endswith(".json")).data)
+    obj = save["ObjectStates"][0]
+    assert sorted(obj["CustomDeck"]) == ["1", "2"]
+    assert (obj["CustomDeck"]["1"]["NumWidth"], obj["CustomDeck"]["1"]["NumHeight"]) == (10, 7)
+    assert len(obj["DeckIDs"]) == 75
+    assert sum(1 for c in obj["DeckIDs"] if c // 100 == 1) == TTS_MAX_CARDS
+    sheet = next(f for f in files if f.name == "tts/eti-01-big-faces-1.png")
+    import io
+    with Image.open(io.BytesIO(sheet.data)) as image:
+        assert image.size == (4090, 4011) and image.mode == "RGB"
+
+
+# -- command line --------------------------------------------------------------------
+
+
+def test_cli_export_reports_progress_and_quiet_is_silent(tmp_path, capsys):
+    assert main(["export", "pdf", "--out", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert "rendering pdf/eti-01-research.pdf" in captured.err
+    assert "wrote 5 files" in captured.out
+    assert main(["export", "pdf", "--out", str(tmp_path), "--quiet"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err == ""
+
+
+def test_cli_export_bad_command_line_exits_2(capsys):
+    assert main(["export", "gif"]) == 2
+    assert main(["export", "png", "--format", "png"]) == 2
+    assert main(["export", "tts", "--base-url", "not a url"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_cli_export_bad_data_exits_1_with_location_and_writes_nothing(pack_copy, tmp_path,
+                                                                       capsys):
+    edit(pack_copy / "cards/events.yaml", "type: immediate", "type: sometimes")
+    line = line_of(pack_copy / "cards/events.yaml", "type: sometimes")
+    assert main(["export", "tts", str(pack_copy), "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert f"cards/events.yaml:{line}:" in err and "Traceback" not in err
+    assert not (tmp_path / "out" / "tts").exists()

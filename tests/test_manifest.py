@@ -1,0 +1,84 @@
+"""The component manifest written with every build: hashes, pages, stock, counts, totals."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import pytest
+
+from eti_print.build import PrintOptions, build, data_hash, load_context, manifest
+
+DECKS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame": 10}
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory) -> tuple[Path, dict]:
+    out = tmp_path_factory.mktemp("manifest")
+    build(None, out, PrintOptions(paper="letter", duplex="short", back_offset=(0.5, -1.0)))
+    return out, json.loads((out / "eti-manifest.json").read_text(encoding="utf-8"))
+
+
+def test_manifest_hashes_sizes_and_pages_match_the_files(built):
+    from pypdf import PdfReader
+    out, body = built
+    listed = {f["file"] for f in body["files"]}
+    on_disk = {p.name for p in out.iterdir()} - {"eti-manifest.json"}
+    assert listed == on_disk
+    for f in body["files"]:
+        data = (out / f["file"]).read_bytes()
+        assert hashlib.sha256(data).hexdigest() == f["sha256"], f["file"]
+        assert len(data) == f["bytes"]
+        assert len(PdfReader(out / f["file"]).pages) == f["pages"], f["file"]
+
+
+def test_manifest_counts_per_deck_and_totals(built):
+    _, body = built
+    assert {k: v["cards"] for k, v in body["decks"].items()} == DECKS
+    assert {v["file"] for v in body["decks"].values()} == {"eti-cards.pdf"}
+    cards = next(f for f in body["files"] if f["file"] == "eti-cards.pdf")
+    assert cards["counts"] == DECKS and cards["print_on"] == "cardstock"
+    totals = body["totals"]
+    assert totals["cards"] == 183
+    assert totals["files"] == len(body["files"])
+    assert totals["pages"] == sum(f["pages"] for f in body["files"])
+    assert totals["bytes"] == sum(f["bytes"] for f in body["files"])
+    assert sum(totals["pages_by_stock"].values()) == totals["pages"]
+
+
+def test_manifest_says_what_to_print_on_cardstock(built):
+    _, body = built
+    cardstock = body["stock"]["cardstock"]
+    assert "eti-cards.pdf" in cardstock["files"]
+    assert cardstock["pages"] == sum(f["pages"] for f in body["files"]
+                                     if f["print_on"] == "cardstock")
+    every = [name for entry in body["stock"].values() for name in entry["files"]]
+    assert sorted(every) == sorted(f["file"] for f in body["files"])
+
+
+def test_manifest_records_print_options_and_data_hash(built):
+    _, body = built
+    assert body["options"] == {"paper": "letter", "duplex": "short",
+                               "back_offset_mm": [0.5, -1.0], "ink_saver": False,
+                               "booklet": False}
+    assert body["print"]["paper"] == "LETTER"
+    assert "short edge" in body["print"]["card sheets"]
+    assert "100 %" in body["print"]["scale"]
+    ctx = load_context(None, PrintOptions())
+    assert body["data_sha256"] == data_hash(ctx.dataset)
+    assert body["slug"] == "eti" and body["generator"].startswith("eti-print ")
+
+
+def test_manifest_is_deterministic():
+    ctx = load_context(None, PrintOptions())
+    from eti_print.build import render_all
+    outputs = render_all(ctx)
+    assert manifest(ctx, outputs) == manifest(ctx, render_all(load_context(None, PrintOptions())))
+
+
+def test_data_hash_changes_with_the_data(pack_copy):
+    from conftest import edit
+    before = data_hash(load_context(str(pack_copy), PrintOptions()).dataset)
+    edit(pack_copy / "cards/events.yaml", "highest filled data port.", "highest data port.")
+    assert data_hash(load_context(str(pack_copy), PrintOptions()).dataset) != before

@@ -1,0 +1,270 @@
+"""watch: rebuild on save through the cache; errors reported, last good output kept."""
+
+from __future__ import annotations
+
+import hashlib
+import queue
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from eti_print.build import PrintOptions, load_context, render_all
+from eti_print.cache import BuildCache, TrackedDocs, _Recorder, fingerprint
+from eti_print.cli import main
+from eti_print.watch import _filter, rebuild, watch
+
+from conftest import edit, line_of
+
+WAIT = 120   # seconds; a cold first build on a busy CI machine is slow
+
+
+def _digests(out: Path) -> dict[str, str]:
+    return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in sorted(out.iterdir())
+            if not p.name.startswith(".")}
+
+
+# -- the watcher ---------------------------------------------------------------------
+
+
+def test_watch_rebuilds_on_save_and_survives_an_invalid_edit(pack_copy, tmp_path):
+    out = tmp_path / "out"
+    reports: "queue.Queue" = queue.Queue()
+    stop = threading.Event()
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            watch(str(pack_copy), out, PrintOptions(), stop_event=stop, on_build=reports.put,
+                  debounce_ms=200, step_ms=30)
+        except BaseException as exc:  # surfaced by the assertion below
+            errors.append(exc)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    try:
+        first = reports.get(timeout=WAIT)
+        assert first.ok, first.problems
+        assert "eti-cards.pdf" in first.written and "eti-manifest.json" in first.written
+        before = _digests(out)
+
+        # a one-card edit: the cards PDF (and the reference that prints event texts) change
+        edit(pack_copy / "cards/events.yaml", "highest filled data port.",
+             "highest occupied data port.")
+        report = reports.get(timeout=WAIT)
+        assert report.ok, report.problems
+        assert report.changes == ["cards/events.yaml"]
+        assert "eti-cards.pdf" in report.written
+        assert "eti-boards.pdf" in report.unchanged
+        after = _digests(out)
+        assert after["eti-cards.pdf"] != before["eti-cards.pdf"]
+        assert after["eti-boards.pdf"] == before["eti-boards.pdf"]
+
+        # an invalid edit: reported with file:line, nothing written
+        edit(pack_copy / "cards/projects.yaml", "level: III", "level: 6")
+        line = line_of(pack_copy / "cards/projects.yaml", "level: 6")
+        report = reports.get(timeout=WAIT)
+        assert not report.ok
+        assert any(p.startswith(f"cards/projects.yaml:{line}:") for p in report.problems), \
+            report.problems
+        assert _digests(out) == after
+
+        # fixed again: builds again
+        edit(pack_copy / "cards/projects.yaml", "level: 6", "level: III")
+        report = reports.get(timeout=WAIT)
+        assert report.ok, report.problems
+        assert _digests(out) == after          # the same data as before the invalid edit
+    finally:
+        stop.set()
+        thread.join(timeout=30)
+    assert not thread.is_alive()
+    assert not errors
+
+
+def test_watch_ignores_output_folder_and_editor_files(tmp_path):
+    root = tmp_path / "pack"
+    out = root / "output"
+    accept = _filter(root, out)
+    assert accept(None, str(root / "pack.yaml"))
+    assert accept(None, str(root / "cards" / "events.yaml"))
+    assert accept(None, str(root / "templates" / "layouts" / "event.yaml"))
+    assert accept(None, str(root / "templates" / "booklet" / "turn.j2"))
+    assert accept(None, str(root / "templates" / "art" / "ufo.svg"))
+    assert accept(None, str(root / "fonts" / "OpenSans-Regular.ttf"))
+    assert not accept(None, str(out / "eti-cards.pdf"))
+    assert not accept(None, str(out / "cards" / "x.yaml"))
+    assert not accept(None, str(root / "cards" / ".events.yaml.swp"))
+    assert not accept(None, str(root / "cards" / "events.yaml~"))
+    assert not accept(None, str(root / "README.md"))
+    assert not accept(None, str(root / ".git" / "index"))
+
+
+# -- rebuilds through the cache ---------------------------------------------------------
+
+
+@pytest.fixture
+def warm(pack_copy, tmp_path):
+    cache = BuildCache(workers=1)
+    out = tmp_path / "out"
+    report = rebuild(str(pack_copy), out, PrintOptions(), cache)
+    assert report.ok, report.problems
+    return pack_copy, out, cache
+
+
+def test_a_failed_rebuild_keeps_the_last_good_output(warm):
+    pack, out, cache = warm
+    before = _digests(out)
+    (pack / "cards/events.yaml").write_text("events: [\n", encoding="utf-8")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert not report.ok
+    assert report.problems[0].startswith("cards/events.yaml:")
+    assert "kept the last good output" in report.summary()
+    assert _digests(out) == before
+
+
+def test_nothing_is_rendered_again_for_a_comment(warm):
+    pack, out, cache = warm
+    edit(pack / "cards/events.yaml", "\n", "\n# a comment\n")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok and report.rendered == []
+    assert report.written == ["eti-manifest.json"]      # its data hash covers every byte
+    assert cache.stats.resources_reused and cache.stats.decks_resolved == []
+
+
+def test_a_one_card_edit_resolves_only_its_deck(warm):
+    pack, out, cache = warm
+    edit(pack / "cards/events.yaml", "highest filled data port.", "highest occupied data port.")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok
+    assert cache.stats.decks_resolved == ["events"]
+    assert sorted(cache.stats.decks_reused) == ["agendas", "endgame", "projects", "research"]
+    assert "eti-cards.pdf" in report.rendered
+    assert "eti-boards.pdf" not in report.written
+
+
+EDITS = [
+    ("cards/events.yaml", "highest filled data port.", "highest occupied data port."),
+    ("cards/projects.yaml", "it comes in avocado.", "it comes in teal."),
+    ("cards/research.yaml", "{kind: number, value: 10, count: 16}\n  - {kind: number, value: 20, "
+     "count: 16}", "{kind: number, value: 10, count: 17}\n  - {kind: number, value: 20, "
+     "count: 15}"),
+    ("cards/companies.yaml", "We carry the weight of tomorrow.", "We carry tomorrow."),
+    ("cards/fields.yaml", "name: Chemistry,", "name: Alchemy,"),
+    ("cards/game.yaml", "start_year: 1965", "start_year: 1966"),
+    ("cards/traits.yaml", 'label: "3 cards"', 'label: "three cards"'),
+    ("cards/agendas.yaml", "name: Conduct Research", "name: Do Research"),
+    ("templates/layouts/event.yaml", "size: 14pt", "size: 13pt"),
+]
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_cached_rebuilds_are_byte_identical_to_fresh_builds(pack_copy, tmp_path, workers):
+    """After edits to every kind of input, what the cache reuses is exactly what a
+    fresh build makes (the dependency tracking misses nothing)."""
+    cache = BuildCache(workers=workers)
+    out = tmp_path / "out"
+    assert rebuild(str(pack_copy), out, PrintOptions(), cache).ok
+    for path, old, new in EDITS:
+        edit(pack_copy / path, old, new)
+        report = rebuild(str(pack_copy), out, PrintOptions(), cache)
+        assert report.ok, (path, report.problems)
+        fresh = {o.name: o.data for o in render_all(load_context(str(pack_copy), PrintOptions()))}
+        cached = {p.name: p.read_bytes() for p in out.iterdir() if p.suffix == ".pdf"}
+        assert cached.keys() == fresh.keys()
+        for name in fresh:
+            assert cached[name] == fresh[name], f"{name} is stale after editing {path}"
+        assert report.rendered, path
+
+
+def test_ink_saver_watch_writes_variants(pack_copy, tmp_path):
+    report = rebuild(str(pack_copy), tmp_path, PrintOptions(ink_saver=True), BuildCache(workers=1))
+    assert report.ok
+    assert all("-ink-saver" in name for name in report.written)
+    assert "eti-manifest-ink-saver.json" in report.written
+
+
+# -- dependency tracking ---------------------------------------------------------------
+
+
+def test_tracked_docs_record_what_is_read():
+    recorder = _Recorder(lambda key: "v")
+    docs = TrackedDocs({"a": 1, "b": 2, "c": 3}, recorder)
+    deps: dict = {}
+    recorder.stack.append(deps)
+    assert list(docs) == ["a", "b", "c"] and "b" in docs and len(docs) == 3
+    assert deps == {}
+    assert docs["a"] == 1 and docs.get("b") == 2 and docs.get("zz") is None
+    assert set(deps) == {("doc", "a"), ("doc", "b")}
+    dict(docs.items())
+    assert set(deps) == {("doc", "a"), ("doc", "b"), ("doc", "c")}
+
+
+def test_database_reads_are_recorded_per_attribute():
+    cache = BuildCache(workers=1)
+    ctx = load_context(None, PrintOptions())
+    cache.begin(ctx)
+    try:
+        tracked = cache.tracked(ctx)
+        deps: dict = {}
+        cache._recorder.stack.append(deps)
+        assert tracked.database.project("string-theory").name == "String Theory"
+        assert isinstance(tracked.database, type(ctx.database))
+        assert set(deps) == {("db", "projects")}
+        tracked.database.dataset.items("fields.fields")
+        assert ("doc", "fields") in deps
+    finally:
+        cache._recorder.stack.clear()
+        cache.end()
+
+
+def test_fingerprint_sees_every_field_and_order():
+    assert fingerprint({"a": 1, "b": 2}) != fingerprint({"b": 2, "a": 1})
+    assert fingerprint([1, "1"]) != fingerprint([1, 1])
+    assert fingerprint((1,)) != fingerprint([1])
+    ctx = load_context(None, PrintOptions())
+    assert fingerprint(ctx.database.rules) == fingerprint(load_context(None, PrintOptions())
+                                                         .database.rules)
+
+
+# -- command line ----------------------------------------------------------------------
+
+
+def test_cli_watch_ctrl_c_exits_cleanly(monkeypatch, tmp_path, capsys):
+    import eti_print.watch as watch_module
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(watch_module, "watch", interrupted)
+    assert main(["watch", "--out", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    assert "stopped watching" in captured.err and "Traceback" not in captured.err
+
+
+def test_cli_watch_prints_reports(monkeypatch, tmp_path, capsys):
+    import eti_print.watch as watch_module
+    from eti_print.watch import BuildReport
+
+    def fake(pack, out, options, on_build=None, **kwargs):
+        on_build(BuildReport(True, 0.25, ["cards/events.yaml"], ["eti-cards.pdf"]))
+        on_build(BuildReport(False, 0.1, ["cards/events.yaml"],
+                             problems=["cards/events.yaml:3:1: bad"]))
+
+    monkeypatch.setattr(watch_module, "watch", fake)
+    assert main(["watch", "--out", str(tmp_path), "--ink-saver", "--paper", "letter"]) == 0
+    captured = capsys.readouterr()
+    assert "cards/events.yaml changed; rebuilt in 0.25 s: eti-cards.pdf" in captured.out
+    assert "cards/events.yaml:3:1: bad" in captured.err
+    assert "kept the last good output" in captured.err
+
+
+def test_cli_watch_bad_command_line_exits_2(capsys):
+    assert main(["watch", "--paper", "a3"]) == 2
+    assert main(["watch", "--frobnicate"]) == 2
+    assert "Traceback" not in capsys.readouterr().err
+
+
+def test_cli_watch_missing_pack_exits_1(tmp_path, capsys):
+    assert main(["watch", str(tmp_path / "nowhere")]) == 1
+    assert "pack folder not found" in capsys.readouterr().err
