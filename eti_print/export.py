@@ -339,10 +339,11 @@ def tts_grid(count: int) -> tuple[int, int]:
     return cols, rows
 
 
-def tts_scale(size: tuple[float, float]) -> float:
-    """Pixels per point so that a 10 x 7 sheet of ``size`` cards stays within 4096 px."""
+def tts_scale(size: tuple[float, float], cols: int = TTS_COLS, rows: int = TTS_ROWS) -> float:
+    """Pixels per point so that a ``cols`` x ``rows`` sheet of ``size`` cards stays within
+    4096 px on a side (and no finer than 300 dpi)."""
     w, h = size
-    return min((TTS_MAX_PX // TTS_COLS) / w, (TTS_MAX_PX // TTS_ROWS) / h)
+    return min((TTS_MAX_PX // cols) / w, (TTS_MAX_PX // rows) / h, POD_DPI / 72.0)
 
 
 def _encode(image: Any, fmt: str) -> bytes:
@@ -380,8 +381,6 @@ def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = 
     objects = []
     next_key = 1
     for position, deck in enumerate(decks):
-        scale = tts_scale(deck.size)
-        cell = (pixels(deck.size[0], scale), pixels(deck.size[1], scale))
         units: list[tuple[tuple, tuple]] = []
         unit_faces: dict[tuple[tuple, tuple], tuple[Any, Any]] = {}
         for card in deck.cards:
@@ -395,17 +394,23 @@ def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = 
         backs = [unit_faces[u][1] for u in units]
         pdf = faces_pdf(fronts + backs, ctx.art, ctx.fonts["body"].regular,
                         f"{ctx.title} - {deck.title}", 0.0)
-        images = rasterise(pdf, range(2 * len(units)), scale)
-        for index, image in images.items():
-            if image.size != cell:
-                raise RuntimeError(f"{deck.stem}: TTS cell rasterised at {image.size}, "
-                                   f"expected {cell}")
-        hidden = images[len(units)]          # the first card's back
         sheets: list[TTSSheet] = []
         for start in range(0, len(units), TTS_MAX_CARDS):
             chunk = units[start:start + TTS_MAX_CARDS]
             number = start // TTS_MAX_CARDS + 1
             cols, rows = tts_grid(len(chunk))
+            # as fine as the sheet allows: a small deck gets sharper cells
+            scale = tts_scale(deck.size, cols, rows)
+            cell = (pixels(deck.size[0], scale), pixels(deck.size[1], scale))
+            pages = [start + i for i in range(len(chunk))] + [len(units)]   # + hidden card
+            if unique_back:
+                pages += [len(units) + start + i for i in range(len(chunk))]
+            images = rasterise(pdf, sorted(set(pages)), scale)
+            for image in images.values():
+                if image.size != cell:
+                    raise RuntimeError(f"{deck.stem}: TTS cell rasterised at {image.size}, "
+                                       f"expected {cell}")
+            hidden = images[len(units)]          # the first card's back
             size = (cols * cell[0], rows * cell[1])
             assert max(size) <= TTS_MAX_PX, size
 

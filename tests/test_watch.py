@@ -268,3 +268,24 @@ def test_cli_watch_bad_command_line_exits_2(capsys):
 def test_cli_watch_missing_pack_exits_1(tmp_path, capsys):
     assert main(["watch", str(tmp_path / "nowhere")]) == 1
     assert "pack folder not found" in capsys.readouterr().err
+
+
+def test_a_render_failure_with_workers_reports_and_leaves_no_process_behind(pack_copy, tmp_path):
+    import os
+    cache = BuildCache(workers=2)
+    out = tmp_path / "out"
+    assert rebuild(str(pack_copy), out, PrintOptions(), cache).ok
+    before = _digests(out)
+    layout = pack_copy / "templates/layouts/project.yaml"
+    good = layout.read_text(encoding="utf-8")
+    layout.write_text(good.replace("{{ card.name }}", "{{ card.nmae }}"), encoding="utf-8")
+    report = rebuild(str(pack_copy), out, PrintOptions(), cache)
+    assert not report.ok
+    assert any(p.startswith("templates/layouts/project.yaml:") and "nmae" in p
+               for p in report.problems)
+    assert _digests(out) == before
+    with pytest.raises(ChildProcessError):
+        os.waitpid(-1, os.WNOHANG)              # every worker was reaped
+    layout.write_text(good, encoding="utf-8")
+    report = rebuild(str(pack_copy), out, PrintOptions(), cache)
+    assert report.ok and _digests(out) == before
