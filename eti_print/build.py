@@ -15,16 +15,17 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from .dataset import Dataset, load_dataset, run_checks
 from .errors import InputError, Problem, UsageError
-from .fonts import FontSet, load_fonts
-from .layout import LayoutLibrary
 from .output import prepare_dir, source_date_epoch, write_bytes
 from .pack import Pack, slug
-from .sheets import SheetSettings, load_sheets
-from .units import mm
+
+if TYPE_CHECKING:  # pragma: no cover - rendering modules load lazily: `validate` stays fast
+    from .fonts import FontSet
+    from .layout import LayoutLibrary
+    from .sheets import SheetSettings
 
 Progress = Callable[[str], None] | None
 
@@ -136,6 +137,9 @@ def _copies(item: Any, deck: dict[str, Any]) -> int:
 def load_context(pack_arg: str | None, options: PrintOptions, cache: Any = None) -> Context:
     """Load and check everything; with a ``cache.BuildCache``, reuse unchanged resources."""
     from .art import ArtLibrary
+    from .fonts import load_fonts
+    from .layout import LayoutLibrary
+    from .sheets import load_sheets
     from .templating import TemplateEnv
     pack, ds, db = open_dataset(pack_arg)
 
@@ -323,6 +327,8 @@ def build(pack_arg: str | None, out_dir: Path, options: PrintOptions,
 
 def calibrate(out_dir: Path, paper: str, offset: tuple[float, float]) -> Path:
     from .calibrate import render_calibration
+    from .fonts import load_fonts
+    from .units import mm
     pack = Pack.open(None)
     fonts = load_fonts(pack)
     out = prepare_dir(out_dir)
