@@ -172,3 +172,29 @@ def test_data_drives_the_markers(tmp_path):
     reader = PdfReader(tmp_path / "out/sci-tech-markers.pdf")
     text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
     assert text.count("COMET") == 12 and "MOON" not in text
+
+
+
+def _art_ids(ink_saver: bool) -> set[str]:
+    """Art ids drawn on the markers' faces (both sides)."""
+    from eti_print.build import load_context
+    from eti_print.render.cards import resolve_deck, sheet_spec
+    from eti_print.render.faces import FaceResolver
+    ctx = load_context(str(PACK), PrintOptions(ink_saver=ink_saver))
+    spec = sheet_spec(ctx, "marker")
+    resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, spec.card[0], spec.card[1],
+                            spec.bleed, ink_saver=ink_saver)
+    problems: list = []
+    deck = resolve_deck(ctx, ctx.dataset.config["decks"][0], resolver, problems)
+    assert not problems
+    return {op.args[0] for pair in deck.cards for face in pair for op in face.ops
+            if op.kind == "art"}
+
+
+def test_ink_saver_leaves_the_sky_out():
+    """Layouts see `ink_saver`: an ink-saver build leaves out the starfield and
+    the warp rays, and keeps the icons and stars."""
+    full, saver = _art_ids(False), _art_ids(True)
+    assert {"starfield", "warp", "star"} <= full
+    assert "starfield" not in saver and "warp" not in saver
+    assert {"star", "field-edict", "field-moon"} <= saver

@@ -4,7 +4,6 @@ boards and reference sheets, a new deck type from YAML alone, located errors."""
 from __future__ import annotations
 
 import hashlib
-import io
 import os
 import shutil
 import subprocess

@@ -79,6 +79,8 @@ def card_context(ctx: "Context", deck: dict[str, Any], ref: str, item: Any,
         "lookup": lookup,
         "roman": roman,
         "pack": {"name": ds.config["name"], "slug": ds.slug},
+        # an ink-saver build: layouts may leave out heavy art with `when`
+        "ink_saver": bool(ctx.options.ink_saver),
     }
 
 

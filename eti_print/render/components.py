@@ -22,10 +22,10 @@ What the templates see:
 
 * a board layout: ``board`` (the manifest entry, with ``width``/``height``
   in millimetres, also as ``width_mm``/``height_mm``, and ``width_in``/
-  ``height_in``), ``data`` (every data file by name), ``lookup(list, id)``
-  and ``pack``;
+  ``height_in``), ``data`` (every data file by name), ``lookup(list, id)``,
+  ``pack`` and ``ink_saver`` (as card layouts do);
 * a reference template: ``reference`` (the manifest entry), ``data``,
-  ``lookup``, ``pack`` and ``print`` (``paper``, ``duplex``).
+  ``lookup``, ``pack``, ``ink_saver`` and ``print`` (``paper``, ``duplex``).
 
 Nothing here knows any game: E.T.I. declares neither, so its outputs do not
 change.
@@ -86,7 +86,8 @@ def _base_context(ctx: "Context") -> dict[str, Any]:
     from .cards import DocsView
     ds = ctx.dataset
     return {"data": DocsView(ds.docs), "lookup": _lookup(ctx),
-            "pack": {"name": ds.config["name"], "slug": ds.slug}}
+            "pack": {"name": ds.config["name"], "slug": ds.slug},
+            "ink_saver": bool(ctx.options.ink_saver)}
 
 
 # ---------------------------------------------------------------------------
@@ -370,7 +371,7 @@ def render_reference(ctx: "Context", index: int, entry: dict[str, Any]) -> "Outp
             f"{entry['title']!r} takes {result.pages} pages, more than {limit}",
             hint=f"shorten {where}, or lower its text size (size:)"))
     return Output(f"{ctx.slug}-{entry['id']}.pdf", result.data, result.pages, "reference",
-                  "paper", {"pages": result.pages})
+                  "paper")
 
 
 def render_references(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
