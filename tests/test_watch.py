@@ -5,7 +5,6 @@ from __future__ import annotations
 import hashlib
 import queue
 import threading
-import time
 from pathlib import Path
 
 import pytest

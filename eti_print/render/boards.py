@@ -47,6 +47,7 @@ from ..text import TextStyle, fit_markup, draw as draw_text
 from ..units import mm, paper_size, to_mm, to_points
 from ..yamlload import Document, load
 from .faces import Face, FaceResolver, draw_face
+from .cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..build import Context, Output, Progress
@@ -392,7 +393,7 @@ def board_context(ctx: "Context", settings: BoardSettings, spec: BoardSpec,
     max_difficulty = max((p.difficulty for p in db.projects), default=100)
     tens, hundreds = bank_track(max_difficulty)
     context: dict[str, Any] = {
-        "data": {name: doc.data for name, doc in ds.docs.items()},
+        "data": DocsView(ds.docs),
         "lookup": lookup,
         "pack": {"name": ds.config["name"], "slug": ds.slug},
         "board": {"kind": spec.kind, "title": spec.title, "width": _r(spec.width),

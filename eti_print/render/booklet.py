@@ -34,6 +34,7 @@ from .. import engine
 from ..errors import InputError, Problem
 from ..units import inch, mm, paper_size
 from .document import Builder, Custom, ElementSpec, EMPTY, Node, Theme, render
+from .cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..build import Context, Output, Progress
@@ -289,7 +290,7 @@ def template_database(db: Any) -> Any:
 
 def template_context(ctx: "Context", booklet: bool) -> dict[str, Any]:
     db = template_database(ctx.database)
-    docs = {name: doc.data for name, doc in ctx.dataset.docs.items()}
+    docs = DocsView(ctx.dataset.docs)
     fields = {f.id: f for f in db.fields}
     return {
         "db": db,

@@ -35,6 +35,7 @@ from ..units import mm, paper_size, to_mm
 from .boards import BoardSettings, load_board_settings, palette
 from .faces import Face, FaceResolver
 from .sheets import FormCache
+from .cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..build import Context, Output, Progress
@@ -90,7 +91,7 @@ def component_count(database: Any, kind: str) -> int:
 
 def _context(ctx: "Context", **extra: Any) -> dict[str, Any]:
     ds = ctx.dataset
-    return {"data": {name: doc.data for name, doc in ds.docs.items()},
+    return {"data": DocsView(ds.docs),
             "pack": {"name": ds.config["name"], "slug": ds.slug}, **extra}
 
 

@@ -262,7 +262,10 @@ def test_hostile_input(case: Case, tmp_path: Path, good_output: Path):
         assert after == before, "a failed build changed the previous output"
     for path in out.iterdir():
         if path.is_file() and not path.is_symlink():
-            assert CANARY.encode() not in path.read_bytes()
+            data = path.read_bytes()
+            assert CANARY.encode() not in data
+            if before.get(path.name) == data:
+                continue  # the previous good output, built from the clean pack
             if path.suffix == ".pdf":
                 text = "".join(page.extract_text() for page in PdfReader(path).pages)
                 assert CANARY not in text
