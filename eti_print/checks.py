@@ -120,7 +120,7 @@ def research_composition(db: Database) -> Iterable[Problem]:
         if entry.kind == "threat" and entry.threat is None:
             yield db.dataset.problem(*where, "a threat card needs a 'threat'", "threat")
         if entry.kind != "threat" and entry.threat is not None:
-            yield db.dataset.problem(*where, f"only threat cards name a threat", "threat")
+            yield db.dataset.problem(*where, "only threat cards name a threat", "threat")
         if entry.kind == "multiplier" and entry.value not in MULTIPLIERS:
             yield db.dataset.problem(*where, f"multipliers are x0, x2 or x3 (got x{entry.value})",
                                      "value")

@@ -13,7 +13,6 @@ for cards where it renders empty or false.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from .errors import InputError, Problem

@@ -22,6 +22,7 @@ from eti_print.render.faces import FaceResolver
 from eti_print.units import mm, paper_size
 
 from conftest import copy_pack, edit
+from pdfcheck import embedded_fonts
 
 POKER = (mm(63.5), mm(88.9))
 PAPERS = ["a4", "letter"]
@@ -325,24 +326,7 @@ def test_a_bank_for_harder_projects_grows(tmp_path, ctx):
 
 
 def test_fonts_are_embedded(rendered):
-    seen = set()
-
-    def visit(resources) -> None:
-        resources = resources.get_object() if resources is not None else {}
-        for font in resources.get("/Font", {}).values():
-            font = font.get_object()
-            descendant = (font["/DescendantFonts"][0].get_object()
-                          if "/DescendantFonts" in font else font)
-            descriptor = descendant.get("/FontDescriptor")
-            assert descriptor is not None and "/FontFile2" in descriptor.get_object(), \
-                font["/BaseFont"]
-            seen.add(str(font["/BaseFont"]))
-        for xobject in resources.get("/XObject", {}).values():
-            visit(xobject.get_object().get("/Resources"))
-
-    for out in rendered.values():
-        for page in PdfReader(io.BytesIO(out.data)).pages:
-            visit(page.get("/Resources"))
+    seen = set().union(*(embedded_fonts(out.data) for out in rendered.values()))
     assert seen and not any("Helvetica" in name for name in seen)
 
 

@@ -16,6 +16,7 @@ from eti_print.build import PrintOptions, build
 from eti_print.dataset import load_dataset
 from eti_print.pack import Pack
 from eti_print.units import inch, mm, paper_size
+from pdfcheck import placements
 
 PACK = Path(__file__).resolve().parents[1] / "packs" / "mad-scientists"
 CHIT = inch(1)
@@ -80,20 +81,6 @@ def built(tmp_path_factory) -> dict[str, Path]:
         build(str(PACK), folder, PrintOptions(paper=paper, duplex=duplex))
         out[f"{paper}-{duplex}"] = folder
     return out
-
-
-def placements(page) -> list[tuple[str, tuple[float, float], tuple[float, ...]]]:
-    """(form, trim origin, clip rect) of every piece drawn on a page, in drawing order."""
-    content = ContentStream(page.get_contents(), page.pdf)
-    placed, clip, origin = [], None, (0.0, 0.0)
-    for operands, op in content.operations:
-        if op == b"re":
-            clip = tuple(float(v) for v in operands)
-        elif op == b"cm":
-            origin = (float(operands[4]), float(operands[5]))
-        elif op == b"Do":
-            placed.append((str(operands[0]), origin, clip))
-    return placed
 
 
 def printed(chits: list[dict]) -> list[dict]:

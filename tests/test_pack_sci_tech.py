@@ -10,12 +10,12 @@ from pathlib import Path
 import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from eti_print.build import PrintOptions, build
 from eti_print.dataset import load_dataset
 from eti_print.pack import Pack
 from eti_print.units import inch, mm, paper_size
+from pdfcheck import placements
 
 PACK = Path(__file__).resolve().parents[1] / "packs" / "sci-tech"
 FIELDS = ("Attack", "Edict", "Flare", "Moon", "Power")
@@ -31,20 +31,6 @@ def built(tmp_path_factory) -> dict[str, Path]:
         build(str(PACK), folder, PrintOptions(paper=paper, duplex=duplex))
         out[f"{paper}-{duplex}"] = folder
     return out
-
-
-def placements(page) -> list[tuple[str, tuple[float, float], tuple[float, ...]]]:
-    """(form, trim origin, clip rect) of every piece drawn on a page, in drawing order."""
-    content = ContentStream(page.get_contents(), page.pdf)
-    placed, clip, origin = [], None, (0.0, 0.0)
-    for operands, op in content.operations:
-        if op == b"re":
-            clip = tuple(float(v) for v in operands)
-        elif op == b"cm":
-            origin = (float(operands[4]), float(operands[5]))
-        elif op == b"Do":
-            placed.append((str(operands[0]), origin, clip))
-    return placed
 
 
 def flipped(origin, paper, duplex):
@@ -172,7 +158,6 @@ def test_data_drives_the_markers(tmp_path):
     reader = PdfReader(tmp_path / "out/sci-tech-markers.pdf")
     text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
     assert text.count("COMET") == 12 and "MOON" not in text
-
 
 
 def _art_ids(ink_saver: bool) -> set[str]:

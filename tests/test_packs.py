@@ -20,6 +20,7 @@ from eti_print.errors import InputError
 from eti_print.pack import Pack
 
 from conftest import edit, line_of
+from pdfcheck import embedded_fonts
 
 REPO = Path(__file__).resolve().parents[1]
 PACKS = REPO / "packs"
@@ -38,29 +39,6 @@ def problems_of(excinfo) -> list[str]:
 def pdf_text(path: Path) -> str:
     text = " ".join(page.extract_text() for page in PdfReader(path).pages)
     return " ".join(text.split())
-
-
-def embedded_fonts(path: Path) -> set[str]:
-    """Every font the PDF uses (pages and forms), asserting each one is embedded."""
-    seen: set[str] = set()
-
-    def visit(resources, depth=0) -> None:
-        resources = resources.get_object() if resources is not None else {}
-        for font in resources.get("/Font", {}).values():
-            font = font.get_object()
-            descendant = (font["/DescendantFonts"][0].get_object()
-                          if "/DescendantFonts" in font else font)
-            descriptor = descendant.get("/FontDescriptor")
-            assert descriptor is not None and "/FontFile2" in descriptor.get_object(), \
-                f"{path.name}: {font['/BaseFont']} is not embedded"
-            seen.add(str(font["/BaseFont"]))
-        if depth < 8:
-            for xobject in resources.get("/XObject", {}).values():
-                visit(xobject.get_object().get("/Resources"), depth + 1)
-
-    for page in PdfReader(path).pages:
-        visit(page.get("/Resources"))
-    return seen
 
 
 # ---------------------------------------------------------------------------

@@ -20,6 +20,7 @@ from eti_print.render.tokens import (
     token_pages,
 )
 from eti_print.units import mm, paper_size
+from pdfcheck import embedded_fonts
 
 PAPERS = ["a4", "letter"]
 
@@ -192,24 +193,7 @@ def test_pieces_fit_the_page_inside_the_margins(rendered, settings, paper):
 
 
 def test_fonts_are_embedded(rendered):
-    seen = set()
-
-    def visit(resources) -> None:
-        resources = resources.get_object() if resources is not None else {}
-        for font in resources.get("/Font", {}).values():
-            font = font.get_object()
-            descendant = (font["/DescendantFonts"][0].get_object()
-                          if "/DescendantFonts" in font else font)
-            descriptor = descendant.get("/FontDescriptor")
-            assert descriptor is not None and "/FontFile2" in descriptor.get_object(), \
-                font["/BaseFont"]
-            seen.add(str(font["/BaseFont"]))
-        for xobject in resources.get("/XObject", {}).values():
-            visit(xobject.get_object().get("/Resources"))
-
-    for out in rendered.values():
-        for page in PdfReader(io.BytesIO(out.data)).pages:
-            visit(page.get("/Resources"))
+    seen = set().union(*(embedded_fonts(out.data) for out in rendered.values()))
     assert seen and not any("Helvetica" in name for name in seen)
 
 

@@ -809,9 +809,21 @@ def impose_boards(ctx: "Context", settings: BoardSettings, boards: Sequence[Boar
                 draw_face(canvas, layer.face, art, ink_saver)
         canvas.endForm()
         forms.append(name)
+    tilings = [board_tiling(settings, board.spec, paper) for board in boards]
+    pages = draw_tiled(canvas, ctx, boards, forms, tilings, settings)
+    canvas.save()
+    return buffer.getvalue(), pages
+
+
+def draw_tiled(canvas: Canvas, ctx: "Context", boards: Sequence[Any], forms: Sequence[str],
+               tilings: Sequence[Any], marks: Any) -> int:
+    """Every board form on its tile pages (glue strips, marks, page map, bookmarks).
+
+    ``boards`` need ``id`` and ``title``; ``marks`` is what ``draw_tile_page``
+    reads the glue-strip and mark settings from.  Returns the page count.
+    """
     text = _Text(ctx)
     hatches: dict[tuple, str] = {}
-    tilings = [board_tiling(settings, board.spec, paper) for board in boards]
     for tiling in tilings:
         for t in tiling.tiles:
             for _, strip, _ in glue_strips(tiling, t):
@@ -825,8 +837,7 @@ def impose_boards(ctx: "Context", settings: BoardSettings, boards: Sequence[Boar
                 canvas.bookmarkPage(key)
                 sheets = f"{tiling.pages} sheets" if tiling.pages > 1 else "1 sheet"
                 canvas.addOutlineEntry(f"{board.title} ({sheets})", key, level=0)
-            draw_tile_page(canvas, form, board, tiling, t, settings, text, hatches)
+            draw_tile_page(canvas, form, board, tiling, t, marks, text, hatches)
             canvas.showPage()
             pages += 1
-    canvas.save()
-    return buffer.getvalue(), pages
+    return pages

@@ -23,7 +23,6 @@ booklet is folded from paper.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
@@ -33,7 +32,8 @@ from reportlab.platypus import Flowable
 from .. import engine
 from ..errors import InputError, Problem
 from ..units import inch, mm, paper_size
-from .document import Builder, Custom, ElementSpec, EMPTY, Node, Theme, render
+from .document import (Builder, Custom, ElementSpec, EMPTY, Node, Theme, render,
+                       template_locator)
 from .cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -552,66 +552,6 @@ def _cards_element(ctx: "Context") -> Custom:
 # Rendering
 
 
-_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
-
-
-def _line_pattern(text: str) -> tuple[re.Pattern[str], int] | None:
-    """A template line as a pattern over rendered lines, and how much literal text it has."""
-    parts = _JINJA_RE.split(text.strip())
-    literal = sum(len(p.strip()) for p in parts)
-    if literal < 4 or "{{" in "".join(parts) or "{%" in "".join(parts):
-        return None
-    return re.compile(".*?".join(re.escape(p) for p in parts), re.S), literal
-
-
-def _locator(ctx: "Context") -> Any:
-    """Map a line of the rendered booklet back to a template file and line.
-
-    Document markup errors come from a template's literal text (data is
-    escaped), so the rendered line is matched against the booklet's template
-    lines with their ``{{ }}``/``{% %}`` parts as wildcards; the line with the
-    most literal text that matches wins.  Failing that, the offending snippet
-    is searched for.
-    """
-    env = ctx.env
-    cache: dict[str, list[tuple[str, Any]]] = {}
-
-    def sources() -> list[tuple[str, list[tuple[str, Any]]]]:
-        out = []
-        for shown in sorted(env.loader.files):
-            if not shown.startswith(f"{env.template_dir}/booklet/"):
-                continue
-            if shown not in cache:
-                name = shown[len(env.template_dir) + 1:]
-                try:
-                    text, _, _ = env.loader.get_source(env.env, name)
-                except Exception:   # pragma: no cover - it loaded a moment ago
-                    text = ""
-                cache[shown] = [(line, _line_pattern(line)) for line in text.splitlines()]
-            out.append((shown, cache[shown]))
-        return out
-
-    def locate(line: int, snippet: str) -> tuple[str | None, int | None]:
-        wanted = snippet.strip()
-        if not wanted:
-            return (None, None)
-        best: tuple[int, str, int] | None = None
-        files = sources()
-        for shown, lines in files:
-            for k, (text, pattern) in enumerate(lines):
-                if pattern is not None and pattern[0].fullmatch(wanted):
-                    if best is None or pattern[1] > best[0]:
-                        best = (pattern[1], shown, k + 1)
-        if best is not None:
-            return (best[1], best[2])
-        for shown, lines in files:
-            for k, (text, _) in enumerate(lines):
-                if wanted in text:
-                    return (shown, k + 1)
-        return (None, None)
-    return locate
-
-
 def render_booklet(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
     """The rules reference booklet and the player aids, as outputs."""
     from ..build import Output
@@ -625,7 +565,8 @@ def render_booklet(ctx: "Context", progress: "Progress" = None) -> list["Output"
     theme = theme_for(ctx)
     _, sheet = page_and_sheet(ctx.options.paper)
     where = f"{ctx.env.template_dir}/{MASTER}"
-    result = render(str(markup), theme, ctx.art, where=where, locate=_locator(ctx),
+    locate = template_locator(ctx.env, f"{ctx.env.template_dir}/booklet/")
+    result = render(str(markup), theme, ctx.art, where=where, locate=locate,
                     custom={"cards": _cards_element(ctx)},
                     booklet=(sheet, ctx.options.duplex) if imposed else None)
     # imposed, the file's pages are sheet sides; the booklet's own pages are counted apart

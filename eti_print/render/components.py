@@ -34,7 +34,6 @@ change.
 from __future__ import annotations
 
 import io
-import re
 from dataclasses import dataclass
 from typing import Any, Sequence, TYPE_CHECKING
 
@@ -226,7 +225,7 @@ def render_boards(ctx: "Context", progress: "Progress" = None) -> list["Output"]
 def impose_boards(ctx: "Context", boards: Sequence[GenericBoard],
                   invariant: bool = True) -> tuple[bytes, int]:
     """Each board drawn once as a form and placed, clipped, on each of its sheets."""
-    from .boards import _Text, _hatch_form, draw_tile_page, glue_strips
+    from .boards import draw_tiled
     paper = paper_size(ctx.options.paper)
     buffer = io.BytesIO()
     # initialFontName: without it reportlab names Helvetica (never embedded) on every page
@@ -249,25 +248,7 @@ def impose_boards(ctx: "Context", boards: Sequence[GenericBoard],
         canvas.endForm()
         forms.append(name)
     tilings = [board_tiling(board, paper) for board in boards]
-    hatches: dict[tuple, str] = {}
-    for tiling in tilings:
-        for t in tiling.tiles:
-            for _, strip, _ in glue_strips(tiling, t):
-                _hatch_form(canvas, strip.w, strip.h, hatches)
-    text = _Text(ctx)
-    marks = TileMarks()
-    pages = 0
-    for board, form, tiling in zip(boards, forms, tilings):
-        key = f"board-{board.id}"
-        for t in tiling.tiles:
-            canvas.setPageSize(tiling.paper)
-            if t.page == 0:
-                canvas.bookmarkPage(key)
-                sheets = f"{tiling.pages} sheets" if tiling.pages > 1 else "1 sheet"
-                canvas.addOutlineEntry(f"{board.title} ({sheets})", key, level=0)
-            draw_tile_page(canvas, form, board, tiling, t, marks, text, hatches)
-            canvas.showPage()
-            pages += 1
+    pages = draw_tiled(canvas, ctx, boards, forms, tilings, TileMarks())
     canvas.save()
     return buffer.getvalue(), pages
 
@@ -301,69 +282,18 @@ def reference_context(ctx: "Context", entry: dict[str, Any]) -> dict[str, Any]:
     return context
 
 
-_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
-
-
-def _locator(ctx: "Context", template: str) -> Any:
-    """Map a line of the rendered markup back to the template file and line.
-
-    Markup errors come from a template's literal text (data is escaped), so
-    the rendered line is matched against the lines of the templates the
-    render read, their ``{{ }}``/``{% %}`` parts as wildcards; the line with
-    the most literal text wins.  Failing that, the snippet is searched for.
-    """
-    env = ctx.env
-    folder = template.rsplit("/", 1)[0] + "/" if "/" in template else ""
-    prefix = f"{env.template_dir}/{folder}"
-
-    def lines_of(shown: str) -> list[tuple[str, Any]]:
-        name = shown[len(env.template_dir) + 1:]
-        try:
-            text, _, _ = env.loader.get_source(env.env, name)
-        except Exception:   # pragma: no cover - it loaded a moment ago
-            return []
-        out = []
-        for line in text.splitlines():
-            parts = _JINJA_RE.split(line.strip())
-            literal = sum(len(p.strip()) for p in parts)
-            pattern = None
-            if literal >= 4 and "{{" not in "".join(parts) and "{%" not in "".join(parts):
-                pattern = (re.compile(".*?".join(re.escape(p) for p in parts), re.S), literal)
-            out.append((line, pattern))
-        return out
-
-    def locate(line: int, snippet: str) -> tuple[str | None, int | None]:
-        wanted = snippet.strip()
-        if not wanted:
-            return (None, None)
-        files = [(s, lines_of(s)) for s in sorted(env.loader.files) if s.startswith(prefix)]
-        best: tuple[int, str, int] | None = None
-        for shown, lines in files:
-            for k, (_, pattern) in enumerate(lines):
-                if pattern is not None and pattern[0].fullmatch(wanted):
-                    if best is None or pattern[1] > best[0]:
-                        best = (pattern[1], shown, k + 1)
-        if best is not None:
-            return (best[1], best[2])
-        for shown, lines in files:
-            for k, (text, _) in enumerate(lines):
-                if wanted in text:
-                    return (shown, k + 1)
-        return (None, None)
-    return locate
-
-
 def render_reference(ctx: "Context", index: int, entry: dict[str, Any]) -> "Output":
     from ..build import Output
-    from .document import render
+    from .document import render, template_locator
     manifest = ctx.dataset.manifest
     line, _ = manifest.where(("references", index, "template"))
     template = entry["template"]
     markup = ctx.env.render_file(template, reference_context(ctx, entry), where=manifest.path,
                                  line=line, field=f"references[{index}].template")
     where = f"{ctx.env.template_dir}/{template}"
+    folder = where.rsplit("/", 1)[0] + "/"
     result = render(str(markup), theme_for(ctx, entry), ctx.art, where=where,
-                    locate=_locator(ctx, template))
+                    locate=template_locator(ctx.env, folder))
     limit = entry.get("pages")
     if limit is not None and result.pages > limit:
         raise InputError(manifest.problem(

@@ -1014,7 +1014,6 @@ class Flowchart(Flowable, _Located):
 
     def draw(self) -> None:
         c = self.canv
-        t = self.theme
         if self.scale != 1.0:
             c.saveState()
             c.translate(self.width * (1 - self.scale) / 2, 0)
@@ -1850,3 +1849,58 @@ def render(markup: str, theme: Theme, icons: Any, *, where: str | None = None,
                                                   info.get("keywords", "")),
                             info.get("header") or info.get("title", ""), booklet=booklet)
     return Rendered(data, len(pages), sides, headings)
+
+
+_JINJA_RE = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}")
+
+
+def _line_pattern(line: str) -> tuple[Any, int] | None:
+    """A template line as a regex with its jinja parts as wildcards, and its literal length."""
+    parts = _JINJA_RE.split(line.strip())
+    literal = sum(len(p.strip()) for p in parts)
+    if literal < 4 or "{{" in "".join(parts) or "{%" in "".join(parts):
+        return None
+    return re.compile(".*?".join(re.escape(p) for p in parts), re.S), literal
+
+
+def template_locator(env: Any, prefix: str) -> Callable[[int, str], tuple[str | None, int | None]]:
+    """Map a line of rendered markup back to a template file and line.
+
+    Markup errors come from a template's literal text (data is escaped), so
+    the rendered line is matched against the lines of the templates under
+    ``prefix`` that the render read, their ``{{ }}``/``{% %}`` parts as
+    wildcards; the line with the most literal text wins.  Failing that, the
+    offending snippet is searched for.
+    """
+    cache: dict[str, list[tuple[str, Any]]] = {}
+
+    def lines_of(shown: str) -> list[tuple[str, Any]]:
+        if shown not in cache:
+            name = shown[len(env.template_dir) + 1:]
+            try:
+                text, _, _ = env.loader.get_source(env.env, name)
+            except Exception:   # pragma: no cover - it loaded a moment ago
+                text = ""
+            cache[shown] = [(line, _line_pattern(line)) for line in text.splitlines()]
+        return cache[shown]
+
+    def locate(line: int, snippet: str) -> tuple[str | None, int | None]:
+        wanted = snippet.strip()
+        if not wanted:
+            return (None, None)
+        files = [(s, lines_of(s)) for s in sorted(env.loader.files) if s.startswith(prefix)]
+        best: tuple[int, str, int] | None = None
+        for shown, lines in files:
+            for k, (_, pattern) in enumerate(lines):
+                if pattern is not None and pattern[0].fullmatch(wanted):
+                    if best is None or pattern[1] > best[0]:
+                        best = (pattern[1], shown, k + 1)
+        if best is not None:
+            return (best[1], best[2])
+        for shown, lines in files:
+            for k, (text, _) in enumerate(lines):
+                if wanted in text:
+                    return (shown, k + 1)
+        return (None, None)
+    return locate
+

@@ -9,13 +9,13 @@ from pathlib import Path
 
 import pytest
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 from eti_print.build import PrintOptions, build
 from eti_print.errors import InputError
 from eti_print.units import mm
 
 from conftest import edit
+from pdfcheck import embedded_fonts as font_names, placements
 
 A4 = (mm(210), mm(297))
 LETTER = (612.0, 792.0)
@@ -31,20 +31,6 @@ def built(tmp_path_factory) -> dict[str, Path]:
         build(None, folder, PrintOptions(paper=paper, duplex=duplex))
         out[f"{paper}-{duplex}"] = folder / "eti-cards.pdf"
     return out
-
-
-def placements(page) -> list[tuple[str, tuple[float, float], tuple[float, float, float, float]]]:
-    """(form, trim origin, clip rect) of every card drawn on a page, in drawing order."""
-    content = ContentStream(page.get_contents(), page.pdf)
-    placed, clip, origin = [], None, (0.0, 0.0)
-    for operands, op in content.operations:
-        if op == b"re":
-            clip = tuple(float(v) for v in operands)
-        elif op == b"cm":
-            origin = (float(operands[4]), float(operands[5]))
-        elif op == b"Do":
-            placed.append((str(operands[0]), origin, clip))
-    return placed
 
 
 def sheets(reader: PdfReader) -> int:
@@ -152,28 +138,6 @@ def test_every_card_text_is_extractable(built, database):
         assert agenda.name.upper() in flat
     for company in database.companies:
         assert company.name.upper() in flat
-
-
-def font_names(path: Path) -> set[str]:
-    """Every font a PDF uses (pages and forms), asserting each one is embedded."""
-    seen: set[str] = set()
-
-    def visit(resources) -> None:
-        resources = resources.get_object() if resources is not None else {}
-        for font in resources.get("/Font", {}).values():
-            font = font.get_object()
-            descendant = (font["/DescendantFonts"][0].get_object()
-                          if "/DescendantFonts" in font else font)
-            descriptor = descendant.get("/FontDescriptor")
-            assert descriptor is not None and "/FontFile2" in descriptor.get_object(), \
-                font["/BaseFont"]
-            seen.add(str(font["/BaseFont"]))
-        for xobject in resources.get("/XObject", {}).values():
-            visit(xobject.get_object().get("/Resources"))
-
-    for page in PdfReader(path).pages:
-        visit(page.get("/Resources"))
-    return seen
 
 
 def test_fonts_are_embedded(built):
