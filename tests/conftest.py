@@ -31,6 +31,15 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     path.write_text(text.replace(old, new, count), encoding="utf-8")
 
 
+def problems(pack: Path) -> list[str]:
+    """Every problem validating ``pack`` reports, as printed (the pack must be broken)."""
+    from eti_print.build import open_dataset
+    from eti_print.errors import InputError
+    with pytest.raises(InputError) as info:
+        open_dataset(str(pack))
+    return [str(p) for p in info.value.problems]
+
+
 def line_of(path: Path, needle: str) -> int:
     for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
         if needle in line:

@@ -2,19 +2,10 @@
 
 from pathlib import Path
 
-import pytest
 
-from eti_print.build import open_dataset
 from eti_print.checks import RULES
-from eti_print.errors import InputError
 
-from conftest import edit, line_of
-
-
-def problems(pack: Path) -> list[str]:
-    with pytest.raises(InputError) as info:
-        open_dataset(str(pack))
-    return [str(p) for p in info.value.problems]
+from conftest import edit, line_of, problems
 
 
 def test_shipped_database_passes_every_rule(database):

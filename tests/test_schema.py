@@ -4,17 +4,10 @@ from pathlib import Path
 
 import pytest
 
-from eti_print.build import open_dataset, schema_reference
-from eti_print.errors import InputError
+from eti_print.build import schema_reference
 from eti_print.schema import load_schema
 
-from conftest import edit, line_of
-
-
-def problems(pack: Path) -> list[str]:
-    with pytest.raises(InputError) as info:
-        open_dataset(str(pack))
-    return [str(p) for p in info.value.problems]
+from conftest import edit, line_of, problems
 
 
 def test_level_out_of_range_is_reported_compiler_style(pack_copy: Path):
