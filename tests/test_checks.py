@@ -152,3 +152,33 @@ def test_every_problem_is_reported_together(pack_copy: Path):
     edit(pack_copy / "cards/endgame.yaml", "ufos: 4", "ufos: 3")
     found = problems(pack_copy)
     assert any("multiple of 10" in p for p in found) and any("UFO counts" in p for p in found)
+
+
+def test_defense_and_fame_in_steps_of_five(pack_copy: Path):
+    edit(pack_copy / "cards/projects.yaml", "defense: 10", "defense: 12")
+    assert any("projects[0].defense: defense must be a multiple of 5 (got 12)" in p
+               for p in problems(pack_copy))
+
+
+def test_numeric_research_must_beat_the_safe_value(pack_copy: Path):
+    f = pack_copy / "cards/research.yaml"
+    edit(f, "{kind: number, value: 10, count: 16}", "{kind: number, value: 10, count: 56}")
+    for value, count in ((20, 16), (30, 12), (40, 8), (50, 4)):
+        edit(f, f"  - {{kind: number, value: {value}, count: {count}}}\n", "")
+    assert any("numeric cards average 10.0, not above the safe value 10" in p
+               for p in problems(pack_copy))
+
+
+RULEBOOK_PROJECTS = {
+    "Moon Outpost Lens Array": (40, 20), "Dedicated Observatories": (10, 10),
+    "Alien Linguistics": (30, 0), "Assault Rifles": (20, 0), "Mechanical Exoskeletons": (20, 20),
+    "Space Flight Calculations": (20, 10), "String Theory": (20, 30),
+    "Transplant Surgery": (0, 10), "Advanced Neuroscience": (0, 30),
+    "Satellite Network": (20, 20), "Alien Detection": (20, 0), "Computer Languages": (10, 10),
+}
+
+
+def test_the_rulebooks_projects_carry_their_printed_values(database):
+    for name, (defense, fame) in RULEBOOK_PROJECTS.items():
+        project = database.project(name)
+        assert (project.defense, project.fame) == (defense, fame), name

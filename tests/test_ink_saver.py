@@ -91,15 +91,15 @@ def test_cards_use_far_less_ink(out):
 
 
 @pytest.mark.parametrize("name", [
-    "eti-cards", "eti-boards", "eti-tokens", "eti-player-aids",
-    pytest.param("eti-rules-reference", marks=pytest.mark.xfail(
-        reason="render/booklet.py does not honour --ink-saver yet: its cover is a dark "
-               "full-page panel in both variants", strict=False)),
-])
+    "eti-cards", "eti-boards", "eti-tokens", "eti-player-aids", "eti-rules-reference"])
 def test_no_page_of_an_ink_saver_output_is_heavily_inked(out, name):
     normal = _pages(out / f"{name}.pdf", 20 / 72)
     saver = _pages(out / f"{name}-ink-saver.pdf", 20 / 72)
     assert len(saver) == len(normal)
     for i, page in enumerate(saver):
         assert _coverage(page) <= max(0.25, 0.6 * _coverage(normal[i])), f"{name} page {i + 1}"
-    assert sum(map(_coverage, saver)) < 0.75 * sum(map(_coverage, normal))
+    if name == "eti-rules-reference":
+        # Mostly text, which keeps its ink; the full-page cover is what goes.
+        assert _coverage(saver[0]) < 0.3 * _coverage(normal[0])
+    else:
+        assert sum(map(_coverage, saver)) < 0.75 * sum(map(_coverage, normal))
