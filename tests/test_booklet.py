@@ -124,7 +124,7 @@ def test_outputs(rendered):
     assert booklet.counts == {}
     aids = rendered["eti-player-aids.pdf"]
     assert aids.stock == "cardstock"
-    assert aids.counts == {"turn summaries": 6, "invasion summaries": 1}
+    assert aids.counts == {"turn-summaries": 6, "invasion-summaries": 1}
     reader = PdfReader(io.BytesIO(aids.data))
     assert len(reader.pages) == aids.pages == 2      # seven aids fit one sheet, plus backs
     aid_text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)

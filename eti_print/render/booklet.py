@@ -661,4 +661,4 @@ def render_player_aids(ctx: "Context", progress: "Progress" = None) -> list["Out
                          spec, ctx.art, info, ctx.fonts["body"].regular,
                          ink_saver=ctx.options.ink_saver)
     return [Output(name, data, pages, "aids", "cardstock",
-                   {"turn summaries": len(turn), "invasion summaries": len(invasion)})]
+                   {"turn-summaries": len(turn), "invasion-summaries": len(invasion)})]
