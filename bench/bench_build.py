@@ -42,7 +42,6 @@ def main() -> None:
              best_of(n, lambda: cold(["build", "--quiet", "--out", str(out / "o")], out))),
         ]
         from eti_print.build import PrintOptions, build
-        from eti_print.cli import main as cli_main
         build(None, out / "warm", PrintOptions())
         rows.append(("build, all outputs (warm, in process)",
                      best_of(n, lambda: build(None, out / "warm", PrintOptions()))))
