@@ -7,15 +7,13 @@ problem of the pass is collected so the user sees them all at once.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Iterator
 
 from .errors import InputError, Problem
 from .pack import Pack, confine
-from .schema import Schema, load_schema, validate
+from .schema import Schema, load_checked, load_schema, validate
 from .yamlload import Document, load
 
-BUILTIN_SCHEMAS = Path(__file__).resolve().parent / "schemas"
 
 
 @dataclass
@@ -71,13 +69,7 @@ class Dataset:
 
 def load_manifest(pack: Pack) -> Document:
     path = pack.root / "pack.yaml"
-    shown = pack.display(path)
-    doc = load(path, shown)
-    schema = load_schema(BUILTIN_SCHEMAS / "pack.yaml", "eti_print/schemas/pack.yaml")
-    problems = validate(doc, schema)
-    if problems:
-        raise InputError(problems)
-    return doc
+    return load_checked(path, pack.display(path), "pack")
 
 
 def load_dataset(pack: Pack, checks: bool = True) -> Dataset:

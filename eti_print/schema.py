@@ -11,6 +11,7 @@ file, line, column and field path.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,9 @@ from cerberus import errors as cerr
 
 from .errors import InputError, Problem
 from .yamlload import Document, format_path, load
+
+#: eti-print's own schemas (pack.yaml, sheet and board settings), kept as data too.
+BUILTIN_SCHEMAS = Path(__file__).resolve().parent / "schemas"
 
 #: Keys a schema field may use (a deliberately small subset of cerberus).
 RULES = {"type", "schema", "allowed", "regex", "min", "max", "minlength", "maxlength",
@@ -221,3 +225,20 @@ def reference(schema: Schema) -> str:
 
     walk(schema.fields, 0)
     return "\n".join(lines)
+
+
+@lru_cache(maxsize=None)
+def builtin_schema(name: str) -> Schema:
+    """One of eti-print's own schemas, loaded once per process (cerberus checks a
+    schema on every Validator it builds, so reloading it on each build is slow)."""
+    return load_schema(BUILTIN_SCHEMAS / f"{name}.yaml", f"eti_print/schemas/{name}.yaml")
+
+
+def load_checked(path: Path, shown: str, schema_name: str) -> Document:
+    """Load a settings file and check it against a built-in schema; raise every problem."""
+    doc = load(path, shown)
+    problems = validate(doc, builtin_schema(schema_name))
+    if problems:
+        raise InputError(problems)
+    return doc
+

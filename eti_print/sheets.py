@@ -4,12 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .dataset import BUILTIN_SCHEMAS
 from .errors import InputError, fail
 from .pack import Pack
-from .schema import load_schema, validate
+from .schema import load_checked
 from .units import mm, to_points
-from .yamlload import load
 
 
 @dataclass(frozen=True)
@@ -41,11 +39,7 @@ class SheetSettings:
 def load_sheets(pack: Pack) -> SheetSettings:
     path = pack.templates_dir / "sheets.yaml"
     shown = pack.display(path)
-    doc = load(path, shown)
-    schema = load_schema(BUILTIN_SCHEMAS / "sheets.yaml", "eti_print/schemas/sheets.yaml")
-    problems = validate(doc, schema)
-    if problems:
-        raise InputError(problems)
+    doc = load_checked(path, shown, "sheets")
     settings: dict[str, SheetSetting] = {}
     for name, raw in doc.data["sheets"].items():
         def pt(key: str, default: float, *sub: str) -> float:

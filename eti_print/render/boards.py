@@ -37,15 +37,14 @@ from typing import Any, Sequence, TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..dataset import BUILTIN_SCHEMAS
 from ..errors import InputError, Problem
 from ..imposition import (EPS, MIN_MARK_STROKE, Line, Rect, Tile, Tiling, draw_crop_marks,
                           page_map_label, tile)
 from ..layout import Layout, LayoutLibrary
-from ..schema import load_schema, validate
+from ..schema import load_checked
 from ..text import TextStyle, fit_markup, draw as draw_text
 from ..units import mm, paper_size, to_mm, to_points
-from ..yamlload import Document, load
+from ..yamlload import Document
 from .faces import Face, FaceResolver, draw_face
 from .cards import DocsView
 
@@ -150,11 +149,7 @@ def load_board_settings(pack: Any) -> BoardSettings:
 
 def _load_board_settings(pack: Any, path: Any) -> BoardSettings:
     shown = pack.display(path)
-    doc = load(path, shown)
-    schema = load_schema(BUILTIN_SCHEMAS / "boards.yaml", "eti_print/schemas/boards.yaml")
-    problems = validate(doc, schema)
-    if problems:
-        raise InputError(problems)
+    doc = load_checked(path, shown, "boards")
     data = doc.data
 
     def pt(*keys: Any) -> float:
