@@ -47,6 +47,7 @@ from ..units import mm, paper_size, to_mm, to_points
 from ..yamlload import Document
 from .faces import Face, FaceResolver, draw_face
 from .cards import DocsView
+from .sheets import DocInfo, new_canvas
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..build import Context, Output, Progress
@@ -770,16 +771,12 @@ def impose_boards(ctx: "Context", settings: BoardSettings, boards: Sequence[Boar
     """All boards, each tiled onto sheets of the chosen paper; (PDF bytes, pages)."""
     paper = paper_size(ctx.options.paper)
     buffer = io.BytesIO()
-    # initialFontName: without it reportlab names Helvetica (never embedded) on every page
-    canvas = Canvas(buffer, pagesize=paper, invariant=int(invariant), pageCompression=1,
-                    initialFontName=ctx.fonts["body"].regular)
-    canvas.setTitle(f"{ctx.title} - boards")
-    canvas.setSubject(f"{ctx.title}: print-and-play gameboards, {ctx.options.paper.upper()}: "
-                      f"{len(boards) - 1} company boards and the alien board, tiled with "
-                      f"{to_mm(settings.overlap):g} mm glue strips")
-    canvas.setAuthor("eti-print")
-    canvas.setCreator("eti-print")
-    canvas.setKeywords(", ".join(b.title for b in boards))
+    info = DocInfo(f"{ctx.title} - boards",
+                   f"{ctx.title}: print-and-play gameboards, {ctx.options.paper.upper()}: "
+                   f"{len(boards) - 1} company boards and the alien board, tiled with "
+                   f"{to_mm(settings.overlap):g} mm glue strips",
+                   keywords=", ".join(b.title for b in boards))
+    canvas = new_canvas(buffer, paper, ctx.fonts["body"].regular, info, invariant)
     forms = []
     layer_forms: dict[str, str] = {}
     ink_saver = ctx.options.ink_saver

@@ -38,12 +38,12 @@ from dataclasses import dataclass
 from typing import Any, Sequence, TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
-from reportlab.pdfgen.canvas import Canvas
 
 from ..errors import InputError, Problem
 from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE, Tiling, tile
 from ..units import mm, paper_size, to_mm, to_points
 from .faces import Face, FaceResolver, draw_face
+from .sheets import DocInfo, new_canvas
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..build import Context, Output, Progress
@@ -228,16 +228,11 @@ def impose_boards(ctx: "Context", boards: Sequence[GenericBoard],
     from .boards import draw_tiled
     paper = paper_size(ctx.options.paper)
     buffer = io.BytesIO()
-    # initialFontName: without it reportlab names Helvetica (never embedded) on every page
-    canvas = Canvas(buffer, pagesize=paper, invariant=int(invariant), pageCompression=1,
-                    initialFontName=ctx.fonts["body"].regular)
-    canvas.setTitle(f"{ctx.title} - boards")
-    canvas.setSubject(f"{ctx.title}: print-and-play boards at true size, "
-                      f"{ctx.options.paper.upper()}, tiled with glue strips where larger "
-                      f"than the paper")
-    canvas.setAuthor("eti-print")
-    canvas.setCreator("eti-print")
-    canvas.setKeywords(", ".join(b.title for b in boards))
+    info = DocInfo(f"{ctx.title} - boards",
+                   f"{ctx.title}: print-and-play boards at true size, "
+                   f"{ctx.options.paper.upper()}, tiled with glue strips where larger "
+                   f"than the paper", keywords=", ".join(b.title for b in boards))
+    canvas = new_canvas(buffer, paper, ctx.fonts["body"].regular, info, invariant)
     art = ctx.art
     forms = []
     for n, board in enumerate(boards):

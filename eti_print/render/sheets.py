@@ -131,21 +131,28 @@ def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [items]
 
 
-def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,
-           ink_saver: bool = False, invariant: bool = True) -> tuple[bytes, int]:
-    """Render ``decks`` onto sheets; return the PDF bytes and the page count.
+def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], font: str, info: DocInfo,
+               invariant: bool = True) -> Canvas:
+    """A reproducible, compressed canvas with its document metadata.
 
-    ``font`` is the canvas's initial font (an embedded one: reportlab would
-    otherwise name Helvetica, which is not embedded, on every page).
+    ``font`` is the initial font, an embedded one: reportlab would otherwise
+    name Helvetica, which is never embedded, on every page.
     """
-    buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=spec.paper, invariant=int(invariant), pageCompression=1,
+    canvas = Canvas(buffer, pagesize=pagesize, invariant=int(invariant), pageCompression=1,
                     initialFontName=font)
     canvas.setTitle(info.title)
     canvas.setSubject(info.subject)
     canvas.setAuthor(info.author)
     canvas.setCreator("eti-print")
     canvas.setKeywords(info.keywords)
+    return canvas
+
+
+def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,
+           ink_saver: bool = False, invariant: bool = True) -> tuple[bytes, int]:
+    """Render ``decks`` onto sheets; return the PDF bytes and the page count."""
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, spec.paper, font, info, invariant)
     forms = FormCache()
     named = [[(forms.add(front), forms.add(back)) for front, back in deck.cards] for deck in decks]
     forms.define_all(canvas, art, ink_saver)

@@ -34,7 +34,7 @@ from ..text import TextStyle, fit_markup, draw as draw_text
 from ..units import mm, paper_size, to_mm
 from .boards import BoardSettings, load_board_settings, palette
 from .faces import Face, FaceResolver
-from .sheets import FormCache
+from .sheets import DocInfo, FormCache, new_canvas
 from .cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -246,19 +246,15 @@ def impose_tokens(ctx: "Context", settings: BoardSettings, tokens: Sequence[Toke
     portrait = paper_size(ctx.options.paper)
     landscape = (portrait[1], portrait[0])
     buffer = io.BytesIO()
-    # initialFontName: without it reportlab names Helvetica (never embedded) on every page
-    canvas = Canvas(buffer, pagesize=portrait, invariant=int(invariant), pageCompression=1,
-                    initialFontName=ctx.fonts["body"].regular)
-    canvas.setTitle(f"{ctx.title} - tokens")
     kinds = {}
     for t in tokens:
         kinds[t.name] = kinds.get(t.name, 0) + 1
     summary = ", ".join(f"{n} {name.lower()}s" for name, n in kinds.items())
-    canvas.setSubject(f"{ctx.title}: print-and-play tokens, {ctx.options.paper.upper()}: "
-                      f"{summary}, the ISSA badge and {len(standees)} company logo standees")
-    canvas.setAuthor("eti-print")
-    canvas.setCreator("eti-print")
-    canvas.setKeywords(", ".join(list(kinds) + ["ISSA badge", "company logos"]))
+    info = DocInfo(f"{ctx.title} - tokens",
+                   f"{ctx.title}: print-and-play tokens, {ctx.options.paper.upper()}: "
+                   f"{summary}, the ISSA badge and {len(standees)} company logo standees",
+                   keywords=", ".join(list(kinds) + ["ISSA badge", "company logos"]))
+    canvas = new_canvas(buffer, portrait, ctx.fonts["body"].regular, info, invariant)
     forms = FormCache()
     token_forms = {cid: forms.add(face) for cid, face in faces.items()}
     standee_forms = [forms.add(face) for _, face in standees]
