@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import shutil
+import subprocess
 from pathlib import Path
 
 from pypdf import PdfReader
@@ -45,3 +47,18 @@ def placements(page) -> list[tuple[str, tuple[float, float], tuple[float, ...]]]
         elif op == b"Do":
             placed.append((str(operands[0]), origin, clip))
     return placed
+
+
+#: For ``pytest.mark.skipif``: the qpdf tests need the qpdf program.
+NO_QPDF = shutil.which("qpdf") is None
+
+
+def qpdf_check(pdf: Path | bytes, scratch: Path | None = None) -> None:
+    """Assert ``qpdf --check`` finds nothing wrong (bytes go to a file in ``scratch``)."""
+    if isinstance(pdf, bytes):
+        assert scratch is not None
+        path = scratch / f"check-{abs(hash(pdf))}.pdf"
+        path.write_bytes(pdf)
+        pdf = path
+    result = subprocess.run(["qpdf", "--check", str(pdf)], capture_output=True, text=True)
+    assert result.returncode == 0, result.stdout + result.stderr

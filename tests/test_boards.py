@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import io
-import shutil
-import subprocess
 from dataclasses import replace
 
 import pytest
@@ -22,7 +20,7 @@ from eti_print.render.faces import FaceResolver
 from eti_print.units import mm, paper_size
 
 from conftest import copy_pack, edit
-from pdfcheck import embedded_fonts
+from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
 
 POKER = (mm(63.5), mm(88.9))
 PAPERS = ["a4", "letter"]
@@ -330,13 +328,10 @@ def test_fonts_are_embedded(rendered):
     assert seen and not any("Helvetica" in name for name in seen)
 
 
-@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed")
+@pytest.mark.skipif(NO_QPDF, reason="qpdf is not installed")
 def test_qpdf_check(rendered, tmp_path):
-    for paper, out in rendered.items():
-        path = tmp_path / f"{paper}.pdf"
-        path.write_bytes(out.data)
-        result = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout + result.stderr
+    for out in rendered.values():
+        qpdf_check(out.data, tmp_path)
 
 
 def test_two_renders_are_byte_identical(rendered):

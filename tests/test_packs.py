@@ -20,7 +20,7 @@ from eti_print.errors import InputError
 from eti_print.pack import Pack
 
 from conftest import edit, line_of
-from pdfcheck import embedded_fonts
+from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
 
 REPO = Path(__file__).resolve().parents[1]
 PACKS = REPO / "packs"
@@ -93,12 +93,11 @@ def test_builds_are_byte_identical(built, name, tmp_path):
         assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
 
 
-@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed")
+@pytest.mark.skipif(NO_QPDF, reason="qpdf is not installed")
 @pytest.mark.parametrize("name", BUNDLED)
 def test_qpdf_check(built, name):
     for pdf in sorted(built[name].glob("*.pdf")):
-        result = subprocess.run(["qpdf", "--check", str(pdf)], capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout + result.stderr
+        qpdf_check(pdf)
 
 
 @pytest.mark.parametrize("name", BUNDLED)

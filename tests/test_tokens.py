@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import shutil
-import subprocess
 from collections import Counter
 
 import pytest
@@ -20,7 +18,7 @@ from eti_print.render.tokens import (
     token_pages,
 )
 from eti_print.units import mm, paper_size
-from pdfcheck import embedded_fonts
+from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
 
 PAPERS = ["a4", "letter"]
 
@@ -197,13 +195,10 @@ def test_fonts_are_embedded(rendered):
     assert seen and not any("Helvetica" in name for name in seen)
 
 
-@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed")
+@pytest.mark.skipif(NO_QPDF, reason="qpdf is not installed")
 def test_qpdf_check(rendered, tmp_path):
-    for paper, out in rendered.items():
-        path = tmp_path / f"{paper}.pdf"
-        path.write_bytes(out.data)
-        result = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout + result.stderr
+    for out in rendered.values():
+        qpdf_check(out.data, tmp_path)
 
 
 def test_two_renders_are_byte_identical(rendered):

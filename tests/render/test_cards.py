@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import math
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -15,7 +13,7 @@ from eti_print.errors import InputError
 from eti_print.units import mm
 
 from conftest import edit
-from pdfcheck import embedded_fonts as font_names, placements
+from pdfcheck import NO_QPDF, embedded_fonts as font_names, placements, qpdf_check
 
 A4 = (mm(210), mm(297))
 LETTER = (612.0, 792.0)
@@ -145,11 +143,10 @@ def test_fonts_are_embedded(built):
     assert seen and not any("Helvetica" in name for name in seen)
 
 
-@pytest.mark.skipif(shutil.which("qpdf") is None, reason="qpdf is not installed")
+@pytest.mark.skipif(NO_QPDF, reason="qpdf is not installed")
 def test_qpdf_check(built):
     for path in built.values():
-        result = subprocess.run(["qpdf", "--check", str(path)], capture_output=True, text=True)
-        assert result.returncode == 0, result.stdout + result.stderr
+        qpdf_check(path)
 
 
 def test_build_is_byte_identical(tmp_path: Path, built):
