@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from eti_print.engine import Card, best_order, parse_queue  # noqa: E402
-from eti_print.model import load_database  # noqa: E402
+from eti_print.games.eti.engine import Card, best_order, parse_queue  # noqa: E402
+from eti_print.games.eti.model import load_database  # noqa: E402
 
 SWAPS = (4, 10, 30, 91)
 

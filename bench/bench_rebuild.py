@@ -36,7 +36,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from eti_print.build import PrintOptions  # noqa: E402
+from eti_print.options import PrintOptions  # noqa: E402
 from eti_print.cache import BuildCache  # noqa: E402
 from eti_print.watch import rebuild  # noqa: E402
 

@@ -17,82 +17,40 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable
 
+from .context import Context, Output, Progress
 from .dataset import Dataset, load_dataset, run_checks
 from .errors import InputError, Problem, UsageError
+from .options import PrintOptions
 from .output import prepare_dir, source_date_epoch, write_bytes
 from .pack import Pack, slug
 
-if TYPE_CHECKING:  # pragma: no cover - rendering modules load lazily: `validate` stays fast
-    from .fonts import FontSet
-    from .layout import LayoutLibrary
-    from .sheets import SheetSettings
-
-Progress = Callable[[str], None] | None
-
-
-@dataclass(frozen=True)
-class PrintOptions:
-    paper: str = "a4"
-    duplex: str = "long"
-    back_offset: tuple[float, float] = (0.0, 0.0)   # millimetres
-    ink_saver: bool = False
-    booklet: bool = False   # impose the rules reference two-up for saddle stitching
+def pack_game(ds: Dataset) -> Any:
+    """The game plugin a pack's ``rules:`` names, or None."""
+    name = ds.config.get("rules")
+    if name is None:
+        return None
+    from .games import get_game
+    line, _ = ds.manifest.where(("rules",))
+    return get_game(name, where=ds.manifest.path, line=line)
 
 
-@dataclass
-class Context:
-    """Everything loaded for one build, shared by the renderers."""
-
-    pack: Pack
-    dataset: Dataset
-    fonts: FontSet
-    art: Any
-    env: Any
-    layouts: LayoutLibrary
-    sheets: SheetSettings
-    options: PrintOptions
-    database: Any = None     # the E.T.I. Database when the pack's rules are "eti"
-    cache: Any = None        # a cache.BuildCache when rebuilding in one process (watch)
-
-    @property
-    def slug(self) -> str:
-        return self.dataset.slug
-
-    @property
-    def title(self) -> str:
-        return self.dataset.config["name"]
-
-
-@dataclass
-class Output:
-    """One rendered file, not yet written."""
-
-    name: str
-    data: bytes
-    pages: int
-    kind: str
-    stock: str
-    counts: dict[str, int] = field(default_factory=dict)
-
-
-def open_dataset(pack_arg: str | None) -> tuple[Pack, Dataset, Any]:
-    """Load and check a pack's data; the E.T.I. database too when the pack asks."""
+def open_dataset(pack_arg: str | None) -> tuple[Pack, Dataset, Any, Any]:
+    """Load and check a pack's data: (pack, dataset, game, the game's model)."""
     pack = Pack.open(pack_arg)
     ds = load_dataset(pack, checks=False)
     problems = run_checks(ds)
-    db = None
-    if ds.config.get("rules") == "eti":
-        from .checks import run_rules
-        from .model import build_database
-        db = build_database(ds)
-        problems.extend(run_rules(db))
+    game = pack_game(ds)
+    model = None
+    if game is not None:
+        model = game.model(ds)
+        problems.extend(game.rules(model))
     if problems:
         raise InputError(sorted(set(problems), key=Problem.sort_key))
-    return pack, ds, db
+    return pack, ds, game, model
 
 
 def validate_pack(pack_arg: str | None) -> str:
-    pack, ds, db = open_dataset(pack_arg)
+    pack, ds, game, model = open_dataset(pack_arg)
     decks = ds.config.get("decks") or []
     counts = []
     for deck in decks:
@@ -105,12 +63,8 @@ def validate_pack(pack_arg: str | None) -> str:
     files = len(ds.docs)
     return (f"{ds.config['name']}: OK - {files} data files, "
             + (", ".join(counts) if counts else "no decks")
-            + (f"; {len(_rule_names())} consistency rules passed" if db is not None else ""))
-
-
-def _rule_names() -> list[str]:
-    from .checks import RULES
-    return list(RULES)
+            + (f"; {len(game.rule_names)} consistency rules passed" if game and game.rule_names
+               else ""))
 
 
 def schema_reference(pack_arg: str | None, kind: str | None) -> str:
@@ -141,7 +95,7 @@ def load_context(pack_arg: str | None, options: PrintOptions, cache: Any = None)
     from .layout import LayoutLibrary
     from .sheets import load_sheets
     from .templating import TemplateEnv
-    pack, ds, db = open_dataset(pack_arg)
+    pack, ds, game, model = open_dataset(pack_arg)
 
     def resources() -> tuple:
         return (load_fonts(pack), ArtLibrary(pack.root, fonts=set()), TemplateEnv(pack.root),
@@ -149,7 +103,7 @@ def load_context(pack_arg: str | None, options: PrintOptions, cache: Any = None)
 
     fonts, art, env, sheets, layouts = (cache.resources(pack, resources) if cache is not None
                                         else resources())
-    return Context(pack, ds, fonts, art, env, layouts, sheets, options, db, cache=cache)
+    return Context(pack, ds, fonts, art, env, layouts, sheets, options, model, game, cache=cache)
 
 
 def card_outputs(ctx: Context, progress: Progress = None) -> list[Output]:
@@ -160,9 +114,8 @@ def card_outputs(ctx: Context, progress: Progress = None) -> list[Output]:
 
 def _renderers(ctx: Context) -> list[Callable[[Context, Progress], list[Output]]]:
     renderers: list[Callable[[Context, Progress], list[Output]]] = [card_outputs]
-    if ctx.database is not None:
-        from .render import eti
-        renderers.extend(eti.RENDERERS)
+    if ctx.game is not None and hasattr(ctx.game, "renderers"):
+        renderers.extend(ctx.game.renderers(ctx))
     config = ctx.dataset.config
     if config.get("boards") or config.get("references"):
         # generic boards and reference sheets declared in pack.yaml (any pack)

@@ -16,11 +16,11 @@ Keys are content hashes, never timestamps.  Each entry has a *global* key
 file, the print options; a deck: its settings instead of the options) and
 *dependencies* discovered while it was computed: the data a renderer really
 read.  While a renderer runs it sees a context whose ``dataset.docs`` and
-``database`` record every access:
+``model`` (the game's model) record every access:
 
 * ``dataset.docs[name]`` (and ``items``/``by_id``/``located``, which go
   through it) depends on that data file's parsed value;
-* a ``database`` attribute (``db.projects``) depends on that attribute's value,
+* a ``model`` attribute (``db.projects``) depends on that attribute's value,
   so reading the agendas does not depend on the agenda cards, although both
   come from ``agendas.yaml``; ``db.dataset`` is the tracked dataset.
 
@@ -31,7 +31,7 @@ deterministic functions of what they read, so a reused output is byte for
 byte what a fresh build would make (``tests/test_watch.py`` checks this after
 edits to every data file).  A dependency read through some other route would
 be missed, so the routes are the two above: data files are reachable only
-through ``Dataset.docs`` (``Context.dataset``) and the database.
+through ``Dataset.docs`` (``Context.dataset``) and the model.
 
 When more than one renderer has to run and the machine has more than one
 core (``workers``), the first stale renderer (the cards, which use the deck
@@ -373,7 +373,7 @@ class BuildCache:
             if kind == "doc":
                 target = ctx.dataset.docs[name].data if name in ctx.dataset.docs else None
             else:
-                target = getattr(ctx.database, name, None)
+                target = getattr(ctx.model, name, None)
             value = self._values[key] = fingerprint(target)
         return value
 
@@ -391,7 +391,7 @@ class BuildCache:
             return ctx
         ds = dataclasses.replace(ctx.dataset, docs=TrackedDocs(ctx.dataset.docs,
                                                                self._recorder))
-        db = ctx.database
+        db = ctx.model
         if db is not None and dataclasses.is_dataclass(db):
             cls = self._classes.get(type(db))
             if cls is None:
@@ -400,7 +400,7 @@ class BuildCache:
             object.__setattr__(db, "dataset", ds)
             object.__setattr__(db, "__class__", cls)
             object.__setattr__(db, "_eti_recorder", self._recorder)
-        return dataclasses.replace(ctx, dataset=ds, database=db)
+        return dataclasses.replace(ctx, dataset=ds, model=db)
 
     def _run(self, store: dict[str, _Entry], name: str, key: str,
              compute: Callable[[], Any]) -> tuple[Any, bool]:

@@ -53,7 +53,7 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _print_options(args: argparse.Namespace):
-    from .build import PrintOptions
+    from .options import PrintOptions
     return PrintOptions(paper=args.paper, duplex=args.duplex, back_offset=args.back_offset,
                         ink_saver=args.ink_saver, booklet=getattr(args, "booklet", False))
 
@@ -191,12 +191,9 @@ def make_parser() -> argparse.ArgumentParser:
     _add_print_options(p)
     p.set_defaults(handler=_cmd_watch)
 
-    try:
-        from . import cli_rules
-    except ImportError:  # pragma: no cover - while the rules engine is being written
-        cli_rules = None
-    if cli_rules is not None:
-        cli_rules.add_commands(sub)
+    from .games import games
+    for game in games():
+        game.add_commands(sub)
     return parser
 
 

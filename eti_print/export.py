@@ -571,7 +571,8 @@ def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
            base_url: str | None = None, progress: Progress = None) -> str:
     """Run ``export pdf|png|tts``; return a short report."""
     import time
-    from .build import PrintOptions, load_context
+    from .build import load_context
+    from .options import PrintOptions
     from .output import source_date_epoch
     if kind not in ("pdf", "png", "tts"):
         raise UsageError(f"unknown export {kind!r}; exports are pdf, png and tts")

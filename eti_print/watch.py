@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .build import PrintOptions, load_context, manifest_name, render_all, write_outputs
+from .build import load_context, manifest_name, render_all, write_outputs
+from .options import PrintOptions
 from .cache import BuildCache
 from .errors import EtiError, InputError
 from .output import source_date_epoch

@@ -59,7 +59,7 @@ def pack_copy(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def database():
-    from eti_print.model import load_database
+    from eti_print.games.eti.model import load_database
     return load_database()
 
 

@@ -7,8 +7,8 @@ import io
 import pytest
 from pypdf import PdfReader
 
-from eti_print.balance import MAX_TURNS, BalanceReport, render_report, simulate
-from eti_print.engine import Card, Rules, parse_card
+from eti_print.games.eti.balance import MAX_TURNS, BalanceReport, render_report, simulate
+from eti_print.games.eti.engine import Card, Rules, parse_card
 from eti_print.fonts import load_fonts
 from eti_print.pack import Pack
 

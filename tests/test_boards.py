@@ -8,7 +8,8 @@ from dataclasses import replace
 import pytest
 from pypdf import PdfReader
 
-from eti_print.build import PrintOptions, load_context
+from eti_print.options import PrintOptions
+from eti_print.build import load_context
 from eti_print.errors import InputError
 from eti_print.imposition import EPS, Rect
 from eti_print.layout import Layout
@@ -53,7 +54,7 @@ def box_ops(ctx, settings, kind: str, name: str, company=None):
     spec = settings.boards[kind]
     layout = board_layouts(ctx).get(spec.layout)
     box = next(b for b in layout.boxes if b.name == name)
-    context = board_context(ctx, settings, spec, company or ctx.database.companies[0])
+    context = board_context(ctx, settings, spec, company or ctx.model.companies[0])
     resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, spec.width, spec.height, spec.bleed)
     return resolver.resolve(Layout(layout.name, (box,), layout.source), context, name).ops
 
@@ -62,7 +63,7 @@ def box_ops(ctx, settings, kind: str, name: str, company=None):
 
 def test_fourteen_ports_each_fit_a_poker_card(ctx, settings):
     spec = settings.boards["company"]
-    assert len(spec.ports) == ctx.database.data_ports == 14
+    assert len(spec.ports) == ctx.model.data_ports == 14
     assert [p.number for p in spec.ports] == list(range(1, 15))
     for port in spec.ports:
         assert port.w >= POKER[0] and port.h >= POKER[1], port
@@ -182,7 +183,7 @@ def test_bank_track_reaches_the_hardest_project(database):
 
 
 def test_bank_lamps_are_printed_with_their_values(ctx, settings):
-    _, hundreds = bank_track(max(p.difficulty for p in ctx.database.projects))
+    _, hundreds = bank_track(max(p.difficulty for p in ctx.model.projects))
     labels = [op.args[0].text for op in box_ops(ctx, settings, "company", "bank_hundreds_label")]
     assert labels == [str(h) for h in hundreds]
     lamps = box_ops(ctx, settings, "company", "bank_tens_lamp")
@@ -314,7 +315,7 @@ def test_a_changed_trait_track_changes_the_printed_board(tmp_path):
 def test_a_bank_for_harder_projects_grows(tmp_path, ctx):
     pack = copy_pack(tmp_path / "pack")
     projects = pack / "cards/projects.yaml"
-    hardest = max(p.difficulty for p in ctx.database.projects)
+    hardest = max(p.difficulty for p in ctx.model.projects)
     edit(projects, f"difficulty: {hardest}", "difficulty: 520")
     local = load_context(str(pack), PrintOptions())
     settings = load_board_settings(local.pack)

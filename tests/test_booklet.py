@@ -11,12 +11,13 @@ from hypothesis import given
 from hypothesis import strategies as st
 from pypdf import PdfReader
 
-from eti_print import engine
-from eti_print.build import PrintOptions, load_context
+from eti_print.games.eti import engine
+from eti_print.options import PrintOptions
+from eti_print.build import load_context
 from eti_print.errors import InputError
 from eti_print.imposition_booklet import (back_rotated, padded_count, saddle_stitch_order,
                                           sheet_sides, two_up)
-from eti_print.render.booklet import render_booklet
+from eti_print.games.eti.booklet import render_booklet
 from eti_print.units import mm
 
 from conftest import copy_pack, edit, line_of
@@ -141,7 +142,7 @@ def test_a5_pages(rendered):
 
 
 def test_every_project_event_and_card_is_listed(ctx, alltext):
-    db = ctx.database
+    db = ctx.model
     for p in db.projects:
         assert p.name in alltext, p.name
     for e in db.events:
@@ -158,19 +159,19 @@ def test_every_project_event_and_card_is_listed(ctx, alltext):
 
 
 def test_project_rows_carry_their_numbers(ctx, alltext):
-    for p in ctx.database.projects:
+    for p in ctx.model.projects:
         assert re.search(rf"{re.escape(p.name)} {p.difficulty} {p.defense} {p.fame}\b", alltext), \
             p.name
 
 
 def test_deck_composition_counts_and_shares(ctx, alltext):
-    total = sum(e.count for e in ctx.database.research)
-    for e in ctx.database.research:
+    total = sum(e.count for e in ctx.model.research)
+    for e in ctx.model.research:
         assert f"{e.count} {100 * e.count / total:.1f} %" in alltext
 
 
 def test_attack_table_comes_from_the_rules(ctx, alltext):
-    ta = ctx.database.rules.threat_attack
+    ta = ctx.model.rules.threat_attack
     assert (f"Company not immune {ta.tactic_not_immune} {ta.plain_not_immune} "
             f"Company immune {ta.tactic_immune} {ta.plain_immune}") in alltext
 
@@ -210,7 +211,7 @@ def test_immunity_example(alltext):
 
 
 def test_invasion_example_prints_the_engines_results(ctx, alltext):
-    db = ctx.database
+    db = ctx.model
     base = db.trait("brutality").value(1)
     todd = engine.attack(engine.parse_queue("x0 abduction spy 50 10".split()),
                          ["spy", "abduction"], ["spy"], base, db.rules)
@@ -223,7 +224,7 @@ def test_invasion_example_prints_the_engines_results(ctx, alltext):
 
 
 def test_data_bank_examples(ctx, alltext):
-    r = ctx.database.rules
+    r = ctx.model.rules
     assert f"50 90 {engine.bank_findings(50, 90)} {engine.scooped(140, 0, r)}" in alltext
     assert f"70 50 {engine.switch(70, 5, r)} {engine.scooped(70, 5, r)}" in alltext
     for difficulty in (180, 230, 300):

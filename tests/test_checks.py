@@ -3,7 +3,7 @@
 from pathlib import Path
 
 
-from eti_print.checks import RULES
+from eti_print.games.eti.checks import RULES
 
 from conftest import edit, line_of, problems
 

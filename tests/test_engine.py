@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from eti_print.engine import (
+from eti_print.games.eti.engine import (
     PUBLIC_DOMAIN, TOP_SECRET, Best, Card, Rules, ThreatAttack, VaultProject, attack,
     attack_value, bank_findings, best_order, can_conduct_research, cards_dealt, carry_over,
     claim, defense_total, drawable_levels, fallback_level, inversions, mash_cards,

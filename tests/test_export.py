@@ -14,7 +14,8 @@ import pytest
 pdfium = pytest.importorskip("pypdfium2")
 Image = pytest.importorskip("PIL.Image")
 
-from eti_print.build import PrintOptions, load_context
+from eti_print.options import PrintOptions
+from eti_print.build import load_context
 from eti_print.cli import main
 from eti_print.export import (POD_BLEED, TTS_MAX_CARDS, ExportCard, ExportDeck, export,
                               export_decks, faces_pdf, pixels, pod_pngs, tts_export, tts_grid)

@@ -11,7 +11,8 @@ import pytest
 pdfium = pytest.importorskip("pypdfium2")
 ImageStat = pytest.importorskip("PIL.ImageStat")
 
-from eti_print.build import PrintOptions, build, ink_saver_name, load_context
+from eti_print.options import PrintOptions
+from eti_print.build import build, ink_saver_name, load_context
 from eti_print.imposition import front_slots
 from eti_print.render.cards import sheet_spec
 

@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from eti_print.build import PrintOptions, build, data_hash, load_context, manifest
+from eti_print.options import PrintOptions
+from eti_print.build import build, data_hash, load_context, manifest
 
 DECKS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame": 10}
 

@@ -11,7 +11,8 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from eti_print.build import PrintOptions, build
+from eti_print.options import PrintOptions
+from eti_print.build import build
 from eti_print.dataset import load_dataset
 from eti_print.pack import Pack
 from eti_print.units import inch, mm, paper_size

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from eti_print.build import PrintOptions, _renderers, build, load_context, validate_pack
+from eti_print.options import PrintOptions
+from eti_print.build import _renderers, build, load_context, validate_pack
 from eti_print.cli import main
 from eti_print.dataset import CHECK_KINDS, load_dataset
 from eti_print.errors import InputError

@@ -9,7 +9,8 @@ from collections import Counter
 import pytest
 from pypdf import PdfReader
 
-from eti_print.build import PrintOptions, load_context
+from eti_print.options import PrintOptions
+from eti_print.build import load_context
 from eti_print.imposition import grid
 from eti_print.layout import Layout
 from eti_print.render.boards import load_board_settings
@@ -90,7 +91,7 @@ def test_token_face_is_a_disc_inside_its_square(ctx, settings):
 def test_standees_two_per_company_with_a_mirrored_back(ctx, settings):
     standees = standee_faces(ctx, settings)
     assert len(standees) == 12
-    assert Counter(cid for cid, _ in standees) == {c.id: 2 for c in ctx.database.companies}
+    assert Counter(cid for cid, _ in standees) == {c.id: 2 for c in ctx.model.companies}
     width, panel, foot = settings.standee
     fold = foot + panel
     layout = ctx.layouts.get("standee-company")
@@ -99,7 +100,7 @@ def test_standees_two_per_company_with_a_mirrored_back(ctx, settings):
     # resolve front and back logos alone to compare their places
     from eti_print.render.tokens import _resolver, _context, _mm
     from eti_print.render.boards import palette
-    company = ctx.database.companies[0]
+    company = ctx.model.companies[0]
     context = _context(ctx, company={"id": company.id, "name": company.name,
                                      "logo": company.logo, **palette(company.colour)},
                        standee={"width": _mm(width), "panel": _mm(panel), "foot": _mm(foot)})

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from eti_print.build import PrintOptions, load_context, render_all
+from eti_print.options import PrintOptions
+from eti_print.build import load_context, render_all
 from eti_print.cache import BuildCache, TrackedDocs, _Recorder, fingerprint
 from eti_print.cli import main
 from eti_print.watch import _filter, rebuild, watch
@@ -207,10 +208,10 @@ def test_database_reads_are_recorded_per_attribute():
         tracked = cache.tracked(ctx)
         deps: dict = {}
         cache._recorder.stack.append(deps)
-        assert tracked.database.project("string-theory").name == "String Theory"
-        assert isinstance(tracked.database, type(ctx.database))
+        assert tracked.model.project("string-theory").name == "String Theory"
+        assert isinstance(tracked.model, type(ctx.model))
         assert set(deps) == {("db", "projects")}
-        tracked.database.dataset.items("fields.fields")
+        tracked.model.dataset.items("fields.fields")
         assert ("doc", "fields") in deps
     finally:
         cache._recorder.stack.clear()
@@ -222,8 +223,8 @@ def test_fingerprint_sees_every_field_and_order():
     assert fingerprint([1, "1"]) != fingerprint([1, 1])
     assert fingerprint((1,)) != fingerprint([1])
     ctx = load_context(None, PrintOptions())
-    assert fingerprint(ctx.database.rules) == fingerprint(load_context(None, PrintOptions())
-                                                         .database.rules)
+    assert fingerprint(ctx.model.rules) == fingerprint(load_context(None, PrintOptions())
+                                                         .model.rules)
 
 
 # -- command line ----------------------------------------------------------------------

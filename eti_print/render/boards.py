@@ -50,7 +50,7 @@ from .cards import DocsView
 from .sheets import DocInfo, new_canvas
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..build import Context, Output, Progress
+    from ..context import Context, Output, Progress
 
 BOARD_FOLDER = "templates/boards"
 NAVY = "#1E2430"
@@ -375,7 +375,7 @@ def _steps(ctx: "Context", steps: Sequence[dict[str, str]], rules: dict[str, Any
 def board_context(ctx: "Context", settings: BoardSettings, spec: BoardSpec,
                   company: Any = None) -> dict[str, Any]:
     """Everything a board layout's templates can use."""
-    ds, db = ctx.dataset, ctx.database
+    ds, db = ctx.dataset, ctx.model
 
     def lookup(list_ref: str, item_id: Any) -> Any:
         found = ds.by_id(list_ref).get(item_id)
@@ -499,7 +499,7 @@ def resolve_layers(ctx: "Context", spec: BoardSpec, layout: Layout, context: dic
 
 def resolve_boards(ctx: "Context", settings: BoardSettings) -> list[Board]:
     """Every board of the game, resolved (all templates and text fitted)."""
-    db = ctx.database
+    db = ctx.model
     layouts = board_layouts(ctx)
     card = ctx.sheets.get("card").width, ctx.sheets.get("card").height
     problems: list[Problem] = []
@@ -753,7 +753,7 @@ def _draw_page_map(canvas: Canvas, board: Board, tiling: Tiling, t: Tile, d: Rec
 
 
 def render_boards(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from ..build import Output
+    from ..context import Output
     settings = load_board_settings(ctx.pack)
     boards = resolve_boards(ctx, settings)
     name = f"{ctx.slug}-boards{'-ink-saver' if ctx.options.ink_saver else ''}.pdf"

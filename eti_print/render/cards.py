@@ -17,7 +17,7 @@ from .faces import Face, FaceResolver
 from .sheets import Deck, DocInfo, impose
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..build import Context, Output, Progress
+    from ..context import Context, Output, Progress
 
 
 def roman(n: Any) -> str:
@@ -137,7 +137,7 @@ def _describe(ds: Any, ref: str, index: int, item: Any) -> str:
 
 
 def render_decks(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from ..build import Output
+    from ..context import Output
     decks_cfg = ctx.dataset.config.get("decks") or []
     groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for deck in decks_cfg:

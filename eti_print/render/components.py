@@ -46,7 +46,7 @@ from .faces import Face, FaceResolver, draw_face
 from .sheets import DocInfo, new_canvas
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..build import Context, Output, Progress
+    from ..context import Context, Output, Progress
 
 #: Defaults of a board entry's optional lengths.
 BOARD_BLEED = mm(3)
@@ -203,7 +203,7 @@ def board_tiling(board: GenericBoard, paper: tuple[float, float]) -> Tiling:
 
 
 def render_boards(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from ..build import Output
+    from ..context import Output
     if not ctx.dataset.config.get("boards"):
         return []
     _need_fonts(ctx, ("body", "label"), "boards")
@@ -278,7 +278,7 @@ def reference_context(ctx: "Context", entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def render_reference(ctx: "Context", index: int, entry: dict[str, Any]) -> "Output":
-    from ..build import Output
+    from ..context import Output
     from .document import render, template_locator
     manifest = ctx.dataset.manifest
     line, _ = manifest.where(("references", index, "template"))

@@ -38,7 +38,7 @@ from .sheets import DocInfo, FormCache, new_canvas
 from .cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..build import Context, Output, Progress
+    from ..context import Context, Output, Progress
 
 NAVY = "#1E2430"
 #: Gap between the standee block and the badge, and crop-mark room around blocks.
@@ -114,7 +114,7 @@ def token_faces(ctx: "Context", settings: BoardSettings) -> dict[str, Face]:
     resolver = _resolver(ctx, cell, cell)
     layout = _layout(ctx, "token-face")
     faces = {}
-    for c in ctx.database.components:
+    for c in ctx.model.components:
         if c.kind == "token":
             context = _context(ctx, token={"id": c.id, "name": c.name, "count": c.count,
                                            "cell": _mm(cell),
@@ -128,9 +128,9 @@ def standee_faces(ctx: "Context", settings: BoardSettings) -> list[tuple[str, Fa
     width, panel, foot = settings.standee
     resolver = _resolver(ctx, width, 2 * (panel + foot))
     layout = _layout(ctx, "standee-company")
-    per_company = component_count(ctx.database, "standee") // max(1, len(ctx.database.companies))
+    per_company = component_count(ctx.model, "standee") // max(1, len(ctx.model.companies))
     out = []
-    for company in ctx.database.companies:
+    for company in ctx.model.companies:
         context = _context(ctx, company={"id": company.id, "name": company.name,
                                          "logo": company.logo, **palette(company.colour)},
                            standee={"width": _mm(width), "panel": _mm(panel), "foot": _mm(foot)})
@@ -146,7 +146,7 @@ def badge_face(ctx: "Context", settings: BoardSettings) -> Face:
 
 
 def _check_counts(ctx: "Context") -> None:
-    db = ctx.database
+    db = ctx.model
     problems = []
     standees = component_count(db, "standee")
     if db.companies and standees % len(db.companies):
@@ -220,10 +220,10 @@ def piece_sheet(paper: tuple[float, float], settings: BoardSettings,
 
 
 def render_tokens(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from ..build import Output
+    from ..context import Output
     settings = load_board_settings(ctx.pack)
     _check_counts(ctx)
-    tokens = token_list(ctx.database)
+    tokens = token_list(ctx.model)
     faces = token_faces(ctx, settings)
     standees = standee_faces(ctx, settings)
     badge = badge_face(ctx, settings)
@@ -234,7 +234,7 @@ def render_tokens(ctx: "Context", progress: "Progress" = None) -> list["Output"]
     counts: dict[str, int] = {}
     for token in tokens:
         counts[token.component] = counts.get(token.component, 0) + 1
-    counts["issa-badge"] = component_count(ctx.database, "badge")
+    counts["issa-badge"] = component_count(ctx.model, "badge")
     counts["company-logos"] = len(standees)
     return [Output(name, data, pages, "tokens", "cardstock", counts)]
 

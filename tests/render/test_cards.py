@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from eti_print.build import PrintOptions, build
+from eti_print.options import PrintOptions
+from eti_print.build import build
 from eti_print.errors import InputError
 from eti_print.units import mm
 

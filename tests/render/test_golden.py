@@ -16,7 +16,8 @@ pdfium = pytest.importorskip("pypdfium2")
 Image = pytest.importorskip("PIL.Image")
 ImageChops = pytest.importorskip("PIL.ImageChops")
 
-from eti_print.build import PrintOptions, build
+from eti_print.options import PrintOptions
+from eti_print.build import build
 
 GOLDEN = Path(__file__).parent / "golden"
 DPI = 40

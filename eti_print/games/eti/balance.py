@@ -35,7 +35,7 @@ from reportlab.platypus import (
 )
 
 from .engine import Card, Rules, safe_score, score
-from .fonts import FontSet
+from ...fonts import FontSet
 
 #: How the simulated company plays when it tries to claim a project.
 POLICY = (

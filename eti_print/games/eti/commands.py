@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from . import engine
-from .errors import UsageError
+from ...errors import UsageError
 
 CARD_HELP = ("research cards in data-port order: numbers (50), multipliers (x0, x2, x3) and "
              "threats (abduction, arson, data-virus, spy)")
@@ -23,10 +23,10 @@ DEFAULT_SEED = 1965
 DEFAULT_TRIALS = 1000
 
 
-def add_commands(subparsers: Any) -> None:
-    """Register ``score``, ``attack`` and ``balance`` on ``subparsers``."""
-    p = subparsers.add_parser(
-        "score", help="score a standard research submission (optionally the best swaps)",
+def add_commands(game: Any, subparsers: Any) -> None:
+    """Register ``score``, ``attack`` and ``balance`` on ``subparsers`` for ``game``."""
+    p = game.command(
+        subparsers, "score", run_score, help="score a standard research submission (optionally the best swaps)",
         description="Resolve a standard submission by the rulebook: threats from port 1, "
                     "then multipliers. With --swaps, the best total reachable with that many "
                     "adjacent swaps (the creativity trait).")
@@ -36,10 +36,9 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--swaps", type=int, metavar="N",
                    help="find the best order within N adjacent swaps")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(handler=run_score)
 
-    p = subparsers.add_parser(
-        "attack", help="total an endgame attack against one company",
+    p = game.command(
+        subparsers, "attack", run_attack, help="total an endgame attack against one company",
         description="Attack cards at the invasion: numbers at face value, x0/x2/x3 as "
                     "10/20/30, threats by the alien's tactics and the company's immunities, "
                     "plus the brutality base attack.")
@@ -51,10 +50,9 @@ def add_commands(subparsers: Any) -> None:
     p.add_argument("--brutality", type=int, default=0, metavar="N",
                    help="base attack from the alien's brutality (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.set_defaults(handler=run_attack)
 
-    p = subparsers.add_parser(
-        "balance", help="write a Monte Carlo balance report (eti-balance.pdf)",
+    p = game.command(
+        subparsers, "balance", run_balance, help="write a Monte Carlo balance report (eti-balance.pdf)",
         description="Simulate random research queues and project claims from a pack's data "
                     "and write <out>/eti-balance.pdf.")
     p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
@@ -63,7 +61,6 @@ def add_commands(subparsers: Any) -> None:
                    help=f"random seed (default {DEFAULT_SEED})")
     p.add_argument("--trials", type=int, default=DEFAULT_TRIALS,
                    help=f"trials per figure (default {DEFAULT_TRIALS})")
-    p.set_defaults(handler=run_balance)
 
 
 # ---------------------------------------------------------------------------
@@ -166,15 +163,14 @@ def run_attack(args: argparse.Namespace) -> int:
 
 def run_balance(args: argparse.Namespace) -> int:
     from .balance import render_report, simulate
-    from .fonts import load_fonts
+    from ...fonts import load_fonts
     from .model import load_database
-    from .output import atomic_path, prepare_dir, source_date_epoch
-    from .pack import Pack
+    from ...output import atomic_path, prepare_dir, source_date_epoch
 
     if args.trials < 1:
         raise UsageError(f"--trials must be 1 or more (got {args.trials})")
     source_date_epoch()     # reportlab dates the PDF from it and would crash on a bad value
-    pack = Pack.open(args.pack)
+    pack = args.game_pack
     db = load_database(pack)
     difficulties: dict[int, list[int]] = defaultdict(list)
     for project in db.projects:

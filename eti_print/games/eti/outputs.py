@@ -1,25 +1,20 @@
-"""E.T.I.'s outputs beyond the card decks: boards, tokens, the rules booklet.
-
-Each renderer takes the build ``Context`` (with ``ctx.database``, the typed
-E.T.I. database) and a progress callback, and returns ``Output``s; nothing is
-written here.
-"""
+"""E.T.I.'s outputs beyond the card decks: boards, tokens, the rules booklet."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..build import Context, Output, Progress
+    from ...context import Context, Output, Progress
 
 
 def boards(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from .boards import render_boards
+    from ...render.boards import render_boards
     return render_boards(ctx, progress)
 
 
 def tokens(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from .tokens import render_tokens
+    from ...render.tokens import render_tokens
     return render_tokens(ctx, progress)
 
 

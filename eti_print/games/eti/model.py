@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from . import engine
-from .dataset import Dataset
-from .pack import Pack
+from ...dataset import Dataset
+from ...pack import Pack
 
 ROMAN = ("I", "II", "III", "IV", "V")
 
@@ -251,7 +251,7 @@ def build_database(ds: Dataset) -> Database:
 
 def load_database(pack: Pack | None = None) -> Database:
     """Load, validate and check the E.T.I. database (the shipped one by default)."""
-    from .build import open_dataset
+    from ...build import open_dataset
 
-    _, _, db = open_dataset(str(pack.root) if pack else None)
+    _, _, _, db = open_dataset(str(pack.root) if pack else None)
     return db

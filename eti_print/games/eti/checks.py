@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from typing import Callable, Iterable
 
 from . import engine
-from .errors import InputError, Problem
+from ...errors import InputError, Problem
 from .model import ROMAN, Database
 
 Rule = Callable[[Database], Iterable[Problem]]

@@ -29,15 +29,15 @@ from typing import TYPE_CHECKING, Any, Iterable, Sequence
 from reportlab.lib.colors import Color, HexColor
 from reportlab.platypus import Flowable
 
-from .. import engine
-from ..errors import InputError, Problem
-from ..units import inch, mm, paper_size
-from .document import (Builder, Custom, ElementSpec, EMPTY, Node, Theme, render,
+from . import engine
+from ...errors import InputError, Problem
+from ...units import inch, mm, paper_size
+from ...render.document import (Builder, Custom, ElementSpec, EMPTY, Node, Theme, render,
                        template_locator)
-from .cards import DocsView
+from ...render.cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..build import Context, Output, Progress
+    from ...context import Context, Output, Progress
 
 MASTER = "booklet/booklet.j2"
 
@@ -289,7 +289,7 @@ def template_database(db: Any) -> Any:
 
 
 def template_context(ctx: "Context", booklet: bool) -> dict[str, Any]:
-    db = template_database(ctx.database)
+    db = template_database(ctx.model)
     docs = DocsView(ctx.dataset.docs)
     fields = {f.id: f for f in db.fields}
     return {
@@ -541,9 +541,9 @@ def _cards_element(ctx: "Context") -> Custom:
             highlight.append(int(part))
         base = int(b.number(node, "base", 0, 0, 10_000))
         score = engine.score(cards, immune)
-        attack = engine.attack(cards, immune, tactics, base, ctx.database.rules) \
+        attack = engine.attack(cards, immune, tactics, base, ctx.model.rules) \
             if mode == "attack" else None
-        names = {t.id: t.name for t in ctx.database.threats}
+        names = {t.id: t.name for t in ctx.model.threats}
         return [CardRow(cards, mode, b.icons, ctx.fonts, score, attack, immune, highlight, names)]
     return Custom(CARDS_SPEC, build)
 
@@ -554,8 +554,8 @@ def _cards_element(ctx: "Context") -> Custom:
 
 def render_booklet(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
     """The rules reference booklet and the player aids, as outputs."""
-    from ..build import Output
-    if ctx.database is None:
+    from ...context import Output
+    if ctx.model is None:
         return []
     name = f"{ctx.slug}-rules-reference.pdf"
     if progress:
@@ -585,8 +585,8 @@ AIDS = (("aid-turn", "aid-turn-back"), ("aid-invasion", "aid-invasion-back"))
 
 
 def aid_context(ctx: "Context", kind: str, company: dict[str, Any] | None) -> dict[str, Any]:
-    db = template_database(ctx.database)
-    from .cards import card_context
+    db = template_database(ctx.model)
+    from ...render.cards import card_context
     deck = {"id": "player-aids", "title": "Player aids"}
     base = card_context(ctx, deck, "companies.companies", company or {}, 0)
     base.update({
@@ -616,10 +616,10 @@ def _ink_on(colour: str) -> str:
 
 
 def render_player_aids(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from ..build import Output
-    from .cards import sheet_spec
-    from .faces import FaceResolver
-    from .sheets import Deck, DocInfo, impose
+    from ...context import Output
+    from ...render.cards import sheet_spec
+    from ...render.faces import FaceResolver
+    from ...render.sheets import Deck, DocInfo, impose
     name = f"{ctx.slug}-player-aids{'-ink-saver' if ctx.options.ink_saver else ''}.pdf"
     if progress:
         progress(f"rendering {name}")
