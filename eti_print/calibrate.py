@@ -26,6 +26,7 @@ from .errors import fail
 from .fonts import FontSet
 from .imposition import Line, SheetSpec, back_rect
 from .output import atomic_path
+from .pdfwriter import DocInfo, new_canvas
 from .units import mm, paper_size, to_mm
 
 FRONT_PITCH = mm(2.0)
@@ -254,9 +255,8 @@ def calibration_pdf(paper: str = "a4", fonts: FontSet | None = None,
     all_scales = scales(size, duplex, back_offset)
     buffer = io.BytesIO()
     # Without initialFontName reportlab names Helvetica (never embedded) on every page.
-    canvas = Canvas(buffer, pagesize=size, invariant=1, initialFontName=fonts["body"].regular)
-    canvas.setTitle(f"eti-print duplex calibration ({name})")
-    canvas.setCreator("eti-print")
+    canvas = new_canvas(buffer, size, fonts["body"].regular,
+                        DocInfo(f"eti-print duplex calibration ({name})", author=None))
     canvas.setStrokeColorCMYK(0, 0, 0, 1)
     canvas.setFillColorCMYK(0, 0, 0, 1)
     _front(canvas, size, name, duplex, back_offset, fonts, all_scales)

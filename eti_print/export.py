@@ -150,16 +150,12 @@ def faces_pdf(faces: Sequence[Any], art: Any, font: str, title: str, margin: flo
 
     Each distinct face is drawn once, as a PDF form, however many pages show it.
     """
-    from reportlab.pdfgen.canvas import Canvas
+    from .pdfwriter import DocInfo, new_canvas
     from .render.sheets import FormCache
     w, h = faces[0].width, faces[0].height
     page = (w + 2 * margin, h + 2 * margin)
     buffer = io.BytesIO()
-    canvas = Canvas(buffer, pagesize=page, invariant=1, pageCompression=1,
-                    initialFontName=font)
-    canvas.setTitle(title)
-    canvas.setAuthor("eti-print")
-    canvas.setCreator("eti-print")
+    canvas = new_canvas(buffer, page, font, DocInfo(title))
     canvas.setTrimBox((margin, margin, margin + w, margin + h))
     canvas.setBleedBox((0, 0, page[0], page[1]))
     forms = FormCache()

@@ -47,7 +47,7 @@ from ..units import mm, paper_size, to_mm, to_points
 from ..yamlload import Document
 from .faces import Face, FaceResolver, draw_face
 from .cards import DocsView
-from .sheets import DocInfo, new_canvas
+from ..pdfwriter import DocInfo, new_canvas
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context, Output, Progress

@@ -14,7 +14,8 @@ from ..errors import InputError, Problem
 from ..imposition import SheetSpec
 from ..units import mm, paper_size
 from .faces import Face, FaceResolver
-from .sheets import Deck, DocInfo, impose
+from ..pdfwriter import DocInfo
+from .sheets import Deck, impose
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context, Output, Progress

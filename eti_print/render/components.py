@@ -43,7 +43,7 @@ from ..errors import InputError, Problem
 from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE, Tiling, tile
 from ..units import mm, paper_size, to_mm, to_points
 from .faces import Face, FaceResolver, draw_face
-from .sheets import DocInfo, new_canvas
+from ..pdfwriter import DocInfo, new_canvas
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context, Output, Progress

@@ -49,6 +49,7 @@ from reportlab.platypus import Flowable, Table, TableStyle
 from ..errors import InputError, Problem
 from ..fonts import Family
 from ..imposition_booklet import sheet_sides, two_up
+from ..pdfwriter import DocInfo, new_canvas
 from ..text import Fitted, Line, Run, TextStyle, fit, font_metrics, parse
 from ..units import to_points
 
@@ -1673,15 +1674,6 @@ def _following(queue: list[Flowable], width: float, gap: float, want: float) -> 
 # Drawing
 
 
-@dataclass(frozen=True)
-class DocInfo:
-    title: str
-    subject: str = ""
-    author: str = ""
-    keywords: str = ""
-    creator: str = "eti-print"
-
-
 @dataclass
 class Rendered:
     data: bytes
@@ -1739,13 +1731,7 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
     buffer = io.BytesIO()
     size = theme.page if booklet is None else booklet[0]
     # the initial font would otherwise be Helvetica, referenced but never embedded
-    c = Canvas(buffer, pagesize=size, invariant=1, pageCompression=1,
-               initialFontName=theme.body.regular)
-    c.setTitle(info.title)
-    c.setSubject(info.subject)
-    c.setAuthor(info.author)
-    c.setCreator(info.creator)
-    c.setKeywords(info.keywords)
+    c = new_canvas(buffer, size, theme.body.regular, info)
     outline: list[tuple[Heading, str]] = []
     if booklet is None:
         for page in pages:

@@ -13,6 +13,8 @@ from typing import Any, Sequence
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ..pdfwriter import DocInfo, new_canvas
+
 from ..imposition import SheetSpec, back_slots, crop_marks, draw_crop_marks, front_slots
 from .faces import Face, draw_face
 
@@ -26,14 +28,6 @@ class Deck:
     cards: tuple[tuple[Face, Face], ...]
     #: One label per physical card (its name, title or id), for exports; may be empty.
     labels: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class DocInfo:
-    title: str
-    subject: str
-    author: str = "eti-print"
-    keywords: str = ""
 
 
 class ArtForms:
@@ -129,23 +123,6 @@ def _place(canvas: Canvas, form: str, slot: Any) -> None:
 
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [items]
-
-
-def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], font: str, info: DocInfo,
-               invariant: bool = True) -> Canvas:
-    """A reproducible, compressed canvas with its document metadata.
-
-    ``font`` is the initial font, an embedded one: reportlab would otherwise
-    name Helvetica, which is never embedded, on every page.
-    """
-    canvas = Canvas(buffer, pagesize=pagesize, invariant=int(invariant), pageCompression=1,
-                    initialFontName=font)
-    canvas.setTitle(info.title)
-    canvas.setSubject(info.subject)
-    canvas.setAuthor(info.author)
-    canvas.setCreator("eti-print")
-    canvas.setKeywords(info.keywords)
-    return canvas
 
 
 def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,

@@ -34,7 +34,8 @@ from ..text import TextStyle, fit_markup, draw as draw_text
 from ..units import mm, paper_size, to_mm
 from .boards import BoardSettings, load_board_settings, palette
 from .faces import Face, FaceResolver
-from .sheets import DocInfo, FormCache, new_canvas
+from ..pdfwriter import DocInfo, new_canvas
+from .sheets import FormCache
 from .cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -619,7 +619,8 @@ def render_player_aids(ctx: "Context", progress: "Progress" = None) -> list["Out
     from ...context import Output
     from ...render.cards import sheet_spec
     from ...render.faces import FaceResolver
-    from ...render.sheets import Deck, DocInfo, impose
+    from ...pdfwriter import DocInfo
+    from ...render.sheets import Deck, impose
     name = f"{ctx.slug}-player-aids{'-ink-saver' if ctx.options.ink_saver else ''}.pdf"
     if progress:
         progress(f"rendering {name}")
