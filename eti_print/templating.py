@@ -192,28 +192,10 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         return super().call_binop(context, operator_, left, right)
 
 
-_HEX_RE = re.compile(r"^#([0-9A-Fa-f]{6})$")
-
-
 def contrast(colour: Any, dark: str = "#1E2430", light: str = "#FFFFFF") -> str:
-    """The readable ink on a ``#RRGGBB`` background: ``dark`` on light colours, else ``light``.
-
-    Uses WCAG relative luminance and picks whichever of the two inks has the
-    higher contrast ratio, so white never lands on yellow.
-    """
-    match = _HEX_RE.match(str(colour))
-    if not match:
-        raise ValueError(f"contrast needs a #RRGGBB colour (got {colour!r})")
-
-    def luminance(hex6: str) -> float:
-        channels = [int(hex6[i:i + 2], 16) / 255 for i in (0, 2, 4)]
-        linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
-        return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
-
-    bg = luminance(match.group(1))
-    ink_dark, ink_light = luminance(dark.lstrip("#")), luminance(light.lstrip("#"))
-    ratio = lambda a, b: (max(a, b) + 0.05) / (min(a, b) + 0.05)  # noqa: E731
-    return dark if ratio(bg, ink_dark) >= ratio(bg, ink_light) else light
+    """The readable ink on a ``#RRGGBB`` background: ``dark`` on light colours, else ``light``."""
+    from .colour import readable
+    return readable(colour, dark, light)
 
 
 # ---------------------------------------------------------------------------

@@ -37,6 +37,7 @@ from typing import Any, Sequence, TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
+from ..colour import contrast_ratio, mix, readable
 from ..errors import InputError, Problem
 from ..imposition import (EPS, MIN_MARK_STROKE, Line, Rect, Tile, Tiling, draw_crop_marks,
                           page_map_label, tile)
@@ -280,40 +281,19 @@ def bank_tokens(total: int, hundreds: Sequence[int]) -> tuple[int, ...]:
 # Colours
 
 
-def _rgb(hex_colour: str) -> tuple[float, float, float]:
-    c = HexColor(hex_colour)
-    return (c.red, c.green, c.blue)
-
-
-def _hex(rgb: Sequence[float]) -> str:
-    return "#" + "".join(f"{max(0, min(255, round(v * 255))):02X}" for v in rgb)
-
-
-def _mix(a: str, b: str, amount: float) -> str:
-    """``a`` moved ``amount`` (0..1) of the way to ``b``."""
-    ra, rb = _rgb(a), _rgb(b)
-    return _hex([x + (y - x) * amount for x, y in zip(ra, rb)])
-
-
-def _luminance(hex_colour: str) -> float:
-    r, g, b = _rgb(hex_colour)
-    return 0.2126 * r + 0.7152 * g + 0.0722 * b
-
-
 def palette(colour: str) -> dict[str, str]:
     """A company colour and what goes with it: ``ink`` (text on the colour),
     ``text`` (the colour, dark enough to read on cream), ``soft`` (a pale tint
     for panels on cream) and ``deep`` (a darker shade)."""
-    light = _luminance(colour) > 0.5
     text = colour
-    while _luminance(text) > 0.33:
-        text = _mix(text, "#000000", 0.2)
+    while contrast_ratio(text, CREAM) < 4.5:   # WCAG AA for small text on cream
+        text = mix(text, "#000000", 0.2)
     return {
         "colour": colour,
-        "ink": NAVY if light else "#FFFFFF",
+        "ink": readable(colour, NAVY, "#FFFFFF"),
         "text": text,
-        "soft": _mix(colour, CREAM, 0.84),
-        "deep": _mix(colour, "#000000", 0.25),
+        "soft": mix(colour, CREAM, 0.84),
+        "deep": mix(colour, "#000000", 0.25),
     }
 
 

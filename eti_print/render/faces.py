@@ -14,6 +14,7 @@ from typing import Any, Callable
 
 from reportlab.lib.colors import Color, HexColor
 
+from ..colour import readable
 from ..errors import InputError, Problem
 from ..fonts import FontSet
 from ..layout import Box, Layout, is_template
@@ -217,18 +218,14 @@ def _lighten(colour: Color, amount: float) -> Color:
     return Color(r + (1 - r) * amount, g + (1 - g) * amount, b + (1 - b) * amount)
 
 
-def _luminance(colour: Color) -> float:
-    return 0.2126 * colour.red + 0.7152 * colour.green + 0.0722 * colour.blue
-
-
 def ink_saver_colour(colour: Color | None, role: str) -> Color | None:
     """Ink-saver variant of a colour: light fills, dark text and icons."""
     if colour is None:
         return None
     if role == "fill":
         return _lighten(colour, 0.82)
-    if role == "text" and _luminance(colour) > 0.6:
-        return INK_DARK
+    if role == "text" and readable(colour, "#000000", "#FFFFFF") == "#000000":
+        return INK_DARK   # light text, made for a dark fill the ink saver leaves out
     return colour
 
 

@@ -30,6 +30,7 @@ from reportlab.lib.colors import Color, HexColor
 from reportlab.platypus import Flowable
 
 from . import engine
+from ...colour import ink_on
 from ...errors import InputError, Problem
 from ...units import inch, mm, paper_size
 from ...render.document import (Builder, Custom, ElementSpec, EMPTY, Node, Theme, render,
@@ -592,27 +593,13 @@ def aid_context(ctx: "Context", kind: str, company: dict[str, Any] | None) -> di
     base.update({
         "aid": kind,
         "company": company,
-        "ink": _ink_on(company["colour"]) if company else "#F4EEDF",
+        "ink": ink_on(company["colour"]) if company else "#F4EEDF",
         "constants": db.rules,
         "game": {"data_ports": db.data_ports, "lengths": db.lengths,
                  "free_upgrades": db.free_upgrades},
         "rules": RulesView(db),
     })
     return base
-
-
-def _ink_on(colour: str) -> str:
-    """Cream or navy, whichever reads better on ``colour`` (WCAG contrast)."""
-    def lum(c: Color) -> float:
-        def ch(v: float) -> float:
-            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
-        return 0.2126 * ch(c.red) + 0.7152 * ch(c.green) + 0.0722 * ch(c.blue)
-    bg = lum(HexColor(colour))
-
-    def contrast(a: float, b: float) -> float:
-        return (max(a, b) + 0.05) / (min(a, b) + 0.05)
-    light, dark = lum(CREAM), lum(NAVY)
-    return "#F4EEDF" if contrast(bg, light) >= contrast(bg, dark) else "#1E2430"
 
 
 def render_player_aids(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
