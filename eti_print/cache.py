@@ -5,9 +5,9 @@ keeps, between builds of one pack in one process:
 
 * **Resources**: fonts, art, templates (compiled), layouts and sheet
   settings, reused while no file under ``templates/`` or ``fonts/`` changed.
-* **Outputs**: what each renderer of ``build._renderers`` returned (its list
+* **Outputs**: what each job (``jobs.Job``) returned (its list
   of ``Output``s), reused while nothing it read changed.
-* **Decks**: each card deck's resolved faces (``render.cards.resolve_deck``),
+* **Decks**: each card deck's resolved faces (``jobs.decks.resolve_deck``),
   reused while nothing the deck's templates read changed; a deck whose data
   changed is resolved again and the cards PDF re-imposed from all decks.
 
@@ -217,7 +217,8 @@ def _database_class(cls: type) -> type:
 
 
 def _name(renderer: Callable) -> str:
-    return f"{renderer.__module__}.{renderer.__qualname__}"
+    name = getattr(renderer, "name", None)   # a jobs.Job
+    return name if isinstance(name, str) else f"{renderer.__module__}.{renderer.__qualname__}"
 
 
 # ---------------------------------------------------------------------------
@@ -278,7 +279,7 @@ class BuildCache:
 
     # -- one build ---------------------------------------------------------
     def begin(self, ctx: Any, renderers: Any = ()) -> None:
-        """Start a build of ``ctx`` (called by ``build.render_all`` with its renderers)."""
+        """Start a build of ``ctx`` (called by ``pipeline.render`` with its jobs)."""
         self._ctx = ctx
         self._values = {}
         self.stats = CacheStats(resources_reused=self._resources_hit)

@@ -278,3 +278,16 @@ def render_calibration(path: str | Path, paper: str = "a4", fonts: FontSet | Non
     with atomic_path(target) as tmp:
         tmp.write_bytes(data)
     return target
+
+
+def calibrate(out_dir: Path, paper: str, offset: tuple[float, float]) -> Path:
+    """``eti-print calibrate``: write the calibration sheet into ``out_dir``."""
+    from .fonts import load_fonts
+    from .output import prepare_dir
+    from .pack import Pack, slug
+    from .units import mm
+    fonts = load_fonts(Pack.open(None))
+    target = prepare_dir(out_dir) / f"calibration-{slug(paper)}.pdf"
+    render_calibration(target, paper=paper, fonts=fonts,
+                       back_offset=(mm(offset[0]), mm(offset[1])))
+    return target

@@ -40,15 +40,15 @@ def _offset(value: str) -> tuple[float, float]:
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
-    from .build import validate_pack
-    summary = validate_pack(args.pack)
+    from .pipeline import validate
+    summary = validate(args.pack)
     print(summary)
     return 0
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from .build import schema_reference
-    print(schema_reference(args.pack, args.kind))
+    from .schema import pack_reference
+    print(pack_reference(args.pack, args.kind))
     return 0
 
 
@@ -59,7 +59,7 @@ def _print_options(args: argparse.Namespace):
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
-    from .build import build
+    from .pipeline import build
     report = build(args.pack, Path(args.out), _print_options(args),
                    progress=None if args.quiet else _progress)
     if not args.quiet:
@@ -68,7 +68,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from .build import calibrate
+    from .calibrate import calibrate
     path = calibrate(Path(args.out), args.paper, args.back_offset)
     print(f"wrote {path}")
     return 0

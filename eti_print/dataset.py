@@ -131,10 +131,33 @@ def run_checks(ds: Dataset) -> list[Problem]:
                                              f"duplicate deck id {deck['id']!r} (first at line "
                                              f"{manifest.where(('decks', seen[deck['id']]))[0]})"))
         seen.setdefault(deck["id"], index)
-        for n, ref in enumerate(deck["items"]):
-            if ref.split(".")[0] not in ds.docs:
-                problems.append(manifest.problem(("decks", index, "items", n),
-                                                 f"no data file {ref.split('.')[0]!r}"))
+        parts = [(("decks", index), deck)]
+        if "parts" in deck:
+            for key in ("items", "cards", "front", "back"):
+                if key in deck:
+                    problems.append(manifest.problem(("decks", index, key),
+                                                     f"a deck with parts gives {key} in each part",
+                                                     key=True))
+            parts = [(("decks", index, "parts", n), part) for n, part in enumerate(deck["parts"])]
+        for here, part in parts:
+            if "items" not in part and "cards" not in part:
+                problems.append(manifest.problem(here, "a deck needs items (lists of the data) "
+                                                       "or cards (written here), or parts"))
+            for key in ("front", "back"):
+                if key not in part:
+                    problems.append(manifest.problem(here, f"a deck needs a {key} layout"))
+            for n, ref in enumerate(part.get("items") or ()):
+                if ref.split(".")[0] not in ds.docs:
+                    problems.append(manifest.problem(here + ("items", n),
+                                                     f"no data file {ref.split('.')[0]!r}"))
+    for index, board in enumerate(ds.config.get("boards") or []):
+        ref = board.get("for_each")
+        if ref is not None and ref.split(".")[0] not in ds.docs:
+            problems.append(manifest.problem(("boards", index, "for_each"),
+                                             f"no data file {ref.split('.')[0]!r}"))
+        elif "as" in board and ref is None:
+            problems.append(manifest.problem(("boards", index, "as"), "as: names the item of "
+                                             "for_each, and the board has no for_each"))
     for index, check in enumerate(ds.config.get("checks") or []):
         here = ("checks", index)
         kinds = [k for k in CHECK_KINDS if k in check]

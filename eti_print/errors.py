@@ -9,7 +9,8 @@ command line is a ``UsageError`` (exit status 2).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable, Iterator
+import re
+from typing import Iterable
 
 #: How many problems one pass reports before it stops listing them.
 PROBLEM_CAP = 50
@@ -25,6 +26,9 @@ class Problem:
     col: int | None = None
     field: str | None = None
     hint: str | None = None
+    #: what the problem hit, e.g. "card events.events[3] 'Sabotage' (cards/events.yaml:40)":
+    #: problems alike but for their subject are reported once, with every subject
+    subject: str | None = None
 
     def __str__(self) -> str:
         where = ""
@@ -35,13 +39,15 @@ class Problem:
                 if self.col is not None:
                     where += f":{self.col}"
             where += ": "
-        text = f"{where}{self.field}: {self.message}" if self.field else f"{where}{self.message}"
+        message = f"{self.subject}: {self.message}" if self.subject else self.message
+        text = f"{where}{self.field}: {message}" if self.field else f"{where}{message}"
         if self.hint:
             text += f" (hint: {self.hint})"
         return text
 
     def sort_key(self) -> tuple:
-        return (self.path or "", self.line or 0, self.col or 0, self.field or "", self.message)
+        return (self.path or "", self.line or 0, self.col or 0, self.field or "", self.message,
+                self.subject or "")
 
 
 class EtiError(Exception):
@@ -82,29 +88,48 @@ def fail(message: str, path: str | None = None, line: int | None = None,
     return InputError(Problem(message, path, line, col, field, hint))
 
 
-class Problems:
-    """Collects the problems of one pass so they are reported together."""
+_SUBJECT_RE = re.compile(r"^card ([^\s\[]+)\[(\d+)\]")
 
-    def __init__(self) -> None:
-        self._items: list[Problem] = []
 
-    def add(self, message: str, path: str | None = None, line: int | None = None,
-            col: int | None = None, field: str | None = None, hint: str | None = None) -> None:
-        self._items.append(Problem(message, path, line, col, field, hint))
+def combine(problems: Iterable[Problem]) -> list[Problem]:
+    """Problems sorted, duplicates dropped, and those alike but for their subject merged
+    into one that names them all (``... in 25 cards: events.events[0..24]``)."""
+    groups: dict[tuple, list[Problem]] = {}
+    for p in problems:
+        key = (p.message, p.path, p.line, p.col, p.field, p.hint)
+        groups.setdefault(key, [])
+        if p not in groups[key]:
+            groups[key].append(p)
+    out: list[Problem] = []
+    for (message, path, line, col, field, hint), found in groups.items():
+        subjects = sorted({p.subject for p in found if p.subject})
+        if len(subjects) <= 1:
+            out.extend(found)
+            continue
+        nouns = {s.split(" ", 1)[0] for s in subjects}
+        noun = f"{nouns.pop()}s" if len(nouns) == 1 else "places"
+        out.append(Problem(f"{message} in {len(subjects)} {noun}: {_ranges(subjects)}", path,
+                           line, col, field, hint))
+    return sorted(out, key=Problem.sort_key)
 
-    def extend(self, problems: Iterable[Problem]) -> None:
-        self._items.extend(problems)
 
-    def __bool__(self) -> bool:
-        return bool(self._items)
-
-    def __len__(self) -> int:
-        return len(self._items)
-
-    def __iter__(self) -> Iterator[Problem]:
-        return iter(self._items)
-
-    def raise_if_any(self) -> None:
-        if self._items:
-            unique = sorted(set(self._items), key=Problem.sort_key)
-            raise InputError(unique)
+def _ranges(subjects: list[str]) -> str:
+    """``card a.b[0] ..``, ``card a.b[1] ..`` -> ``a.b[0..1]``; others as they are."""
+    by_list: dict[str, list[int]] = {}
+    other: list[str] = []
+    for s in subjects:
+        m = _SUBJECT_RE.match(s)
+        if m:
+            by_list.setdefault(m.group(1), []).append(int(m.group(2)))
+        else:
+            other.append(s)
+    parts = []
+    for ref, indexes in by_list.items():
+        indexes = sorted(set(indexes))
+        runs, start = [], indexes[0]
+        for a, b in zip(indexes, indexes[1:] + [None]):  # type: ignore[operator]
+            if b is None or b != a + 1:
+                runs.append(f"{start}" if start == a else f"{start}..{a}")
+                start = b
+        parts.append(f"{ref}[{', '.join(runs)}]")
+    return ", ".join(parts + other)

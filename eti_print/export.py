@@ -1,7 +1,7 @@
 """Exports for print-on-demand and online play, from the same data and layouts.
 
 The faces are resolved by the same code as the print-and-play sheets
-(``render.cards.resolve_deck``) and drawn by the same code (``FormCache`` /
+(``jobs.decks.resolve_deck``) and drawn by the same code (``FormCache`` /
 ``draw_face``) into single-card PDF pages; images are those pages rasterised
 by pdfium, so a card looks the same in every output and is drawn only once.
 
@@ -110,7 +110,7 @@ class ExportFile:
 
 def export_decks(ctx: Any, bleed: float = POD_BLEED) -> list[ExportDeck]:
     """Every deck of the pack with its faces resolved for ``bleed`` (all problems at once)."""
-    from .render.cards import resolve_deck
+    from .jobs.decks import resolve_deck
     from .render.faces import FaceResolver
     decks_cfg = ctx.dataset.config.get("decks") or []
     manifest = ctx.dataset.manifest
@@ -567,8 +567,8 @@ def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
            base_url: str | None = None, progress: Progress = None) -> str:
     """Run ``export pdf|png|tts``; return a short report."""
     import time
-    from .build import load_context
     from .options import PrintOptions
+    from .pipeline import load_checked
     from .output import source_date_epoch
     if kind not in ("pdf", "png", "tts"):
         raise UsageError(f"unknown export {kind!r}; exports are pdf, png and tts")
@@ -576,7 +576,7 @@ def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
         raise UsageError(f"--base-url must be an http(s):// or file:// URL (got {base_url!r})")
     started = time.perf_counter()
     source_date_epoch()
-    ctx = load_context(pack_arg, PrintOptions())
+    ctx = load_checked(pack_arg, PrintOptions())
     decks = export_decks(ctx)
     if not decks:
         raise InputError(Problem("the pack has no decks to export", "pack.yaml"))

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import tempfile
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator
@@ -31,11 +30,6 @@ def source_date_epoch() -> int:
     if value > 253402300799:  # 9999-12-31
         raise UsageError(f"SOURCE_DATE_EPOCH is out of range (got {raw})")
     return value
-
-
-def pdf_timestamp() -> str:
-    """The build timestamp as a reportlab-style date string, in UTC."""
-    return time.strftime("%Y%m%d%H%M%S", time.gmtime(source_date_epoch()))
 
 
 def prepare_dir(out_dir: Path) -> Path:

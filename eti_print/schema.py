@@ -228,17 +228,38 @@ def reference(schema: Schema) -> str:
 
 
 @lru_cache(maxsize=None)
-def builtin_schema(name: str) -> Schema:
-    """One of eti-print's own schemas, loaded once per process (cerberus checks a
-    schema on every Validator it builds, so reloading it on each build is slow)."""
-    return load_schema(BUILTIN_SCHEMAS / f"{name}.yaml", f"eti_print/schemas/{name}.yaml")
+def builtin_schema(name: str, folder: Path = BUILTIN_SCHEMAS) -> Schema:
+    """One of eti-print's own schemas (or a game's, from its ``folder``), loaded once per
+    process (cerberus checks a schema on every Validator it builds, so reloading it on
+    each build is slow)."""
+    path = folder / f"{name}.yaml"
+    shown = f"eti_print/{path.relative_to(BUILTIN_SCHEMAS.parent).as_posix()}" \
+        if path.is_relative_to(BUILTIN_SCHEMAS.parent) else str(path)
+    return load_schema(path, shown)
 
 
-def load_checked(path: Path, shown: str, schema_name: str) -> Document:
+def load_checked(path: Path, shown: str, schema_name: str,
+                 folder: Path = BUILTIN_SCHEMAS) -> Document:
     """Load a settings file and check it against a built-in schema; raise every problem."""
     doc = load(path, shown)
-    problems = validate(doc, builtin_schema(schema_name))
+    problems = validate(doc, builtin_schema(schema_name, folder))
     if problems:
         raise InputError(problems)
     return doc
 
+
+
+def pack_reference(pack_arg: str | None, kind: str | None) -> str:
+    """``eti-print schema``: every field of a pack's data files (or of one kind)."""
+    from .errors import UsageError
+    from .pack import Pack
+    pack = Pack.open(pack_arg)
+    schema_dir = pack.cards_dir / "schemas"
+    names = sorted(p.stem for p in schema_dir.glob("*.yaml"))
+    if kind is not None:
+        if kind not in names:
+            raise UsageError(f"no schema {kind!r}; kinds are {', '.join(names)}")
+        names = [kind]
+    return "\n\n".join(reference(load_schema(schema_dir / f"{n}.yaml",
+                                             pack.display(schema_dir / f"{n}.yaml")))
+                       for n in names)

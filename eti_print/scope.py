@@ -11,9 +11,10 @@ Every template of every output gets the same base names:
 * ``roman(n)``: 1 -> I ... 10 -> X;
 * ``ink_on(colour)``: cream or navy, whichever reads better on ``colour``;
 
-plus the pack's game's ``template_globals`` and, for an output entry with
-``context: NAME``, what the game gives for that name.  Each job type adds
-the names of what it draws: ``card``, ``board``, ``item``, ``reference``.
+plus the pack's game's ``template_globals``; then each job type adds the
+names of what it draws (``card``, ``board``, ``item``, ``reference``); and
+last, for an output entry with ``context: NAME``, what the game gives for that
+name and item (its most specific names win).
 """
 
 from __future__ import annotations
@@ -81,8 +82,17 @@ def base_context(ctx: "Context", entry_context: str | None = None, item: Any = N
     }
     game = ctx.game
     if game is not None:
-        context.update(game.template_globals(ctx))
-        if entry_context is not None:
-            context.update(game.context(entry_context, ctx, item))
+        context.update(_globals(ctx, game))
     context.update(names)
+    if game is not None and entry_context is not None:
+        context.update(game.context(entry_context, ctx, item))
     return context
+
+
+def _globals(ctx: "Context", game: Any) -> dict[str, Any]:
+    """The game's template globals, made once per context (a tracked copy of a context,
+    in the build cache, gets its own, so that what they read is recorded)."""
+    found = ctx.__dict__.get("_game_globals")
+    if found is None:
+        found = ctx.__dict__["_game_globals"] = game.template_globals(ctx)
+    return found

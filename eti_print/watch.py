@@ -6,8 +6,8 @@ pack's inputs: ``pack.yaml`` and the files under ``cards/``, ``templates/``
 and ``fonts/`` (YAML, Jinja templates, SVG/PNG/JPEG art, fonts); the output
 folder and editors' temporary files are ignored.
 
-Every rebuild runs the normal pipeline (``build.load_context`` ->
-``render_all`` -> ``write_outputs``) with a ``cache.BuildCache``, so only the
+Every rebuild runs the normal pipeline (``pipeline.load_checked`` ->
+``render`` -> ``write``) with a ``cache.BuildCache``, so only the
 outputs and decks whose inputs changed are rendered again, and only files
 whose bytes changed are rewritten.  A failed rebuild writes nothing: the
 problems are reported with file:line and the last good output stays.
@@ -22,9 +22,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .build import load_context, manifest_name, render_all, write_outputs
-from .options import PrintOptions
 from .cache import BuildCache
+from .manifest import manifest_name
+from .options import PrintOptions
+from .pipeline import load_checked, render, write
 from .errors import EtiError, InputError
 from .output import source_date_epoch
 from .pack import Pack
@@ -77,9 +78,9 @@ def rebuild(pack: str | None, out: Path, options: PrintOptions, cache: BuildCach
     changes = sorted(changes)
     try:
         source_date_epoch()
-        ctx = load_context(pack, options, cache=cache)
-        outputs = render_all(ctx, progress)
-        written = write_outputs(Path(out), ctx, outputs, skip_unchanged=True)
+        ctx = load_checked(pack, options, cache=cache)
+        outputs = render(ctx, progress)
+        written = write(Path(out), ctx, outputs, skip_unchanged=True)
     except InputError as exc:
         return BuildReport(False, time.perf_counter() - started, changes,
                            problems=exc.lines(), error=exc)

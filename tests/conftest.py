@@ -33,10 +33,10 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
 
 def problems(pack: Path) -> list[str]:
     """Every problem validating ``pack`` reports, as printed (the pack must be broken)."""
-    from eti_print.build import open_dataset
+    from eti_print.pipeline import validate
     from eti_print.errors import InputError
     with pytest.raises(InputError) as info:
-        open_dataset(str(pack))
+        validate(str(pack))
     return [str(p) for p in info.value.problems]
 
 

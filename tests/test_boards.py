@@ -3,22 +3,26 @@
 from __future__ import annotations
 
 import io
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 import pytest
 from pypdf import PdfReader
 
 from eti_print.options import PrintOptions
-from eti_print.build import load_context
+from eti_print.pipeline import load_checked as load_context
 from eti_print.errors import InputError
 from eti_print.imposition import EPS, Rect
 from eti_print.layout import Layout
-from eti_print.render.boards import (
-    bank_tokens, bank_track, board_context, board_layouts, board_tiling, clockwise,
-    glue_strips, load_board_settings, palette, port_problems, render_boards, resolve_boards,
+from eti_print.games.eti.boards import (
+    Port, bank_tokens, bank_track, clockwise, load_board_settings, palette, port_problems,
 )
+from eti_print.imposition import tile
+from eti_print.jobs import Job
+from eti_print.jobs import boards as board_job
 from eti_print.render.faces import FaceResolver
-from eti_print.units import mm, paper_size
+from eti_print.render.tiles import glue_strips
+from eti_print.scope import base_context
+from eti_print.units import mm, paper_size, to_points
 
 from conftest import copy_pack, edit
 from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
@@ -33,9 +37,59 @@ def ctx():
     return load_context(None, PrintOptions(paper="a4"))
 
 
+@dataclass(frozen=True)
+class Spec:
+    """A board as pack.yaml declares it, with the E.T.I. ports of the company board."""
+
+    kind: str
+    layout: str
+    width: float
+    height: float
+    bleed: float
+    ports: tuple[Port, ...] = ()
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The E.T.I. board settings with the tiling and boards of pack.yaml beside them."""
+
+    boards: dict
+    margin: float
+    overlap: float
+    token_slot: float
+    token_diameter: float
+
+
+def board_settings(ctx) -> Settings:
+    eti = load_board_settings(ctx.pack)
+    boards = {}
+    for entry in ctx.dataset.config["boards"]:
+        boards[entry["id"]] = Spec(entry["id"], entry["layout"], to_points(entry["width"]),
+                                   to_points(entry["height"]), board_job.BOARD_BLEED,
+                                   eti.ports if entry["id"] == "company" else ())
+    return Settings(boards, board_job.BOARD_MARGIN, board_job.BOARD_OVERLAP, eti.token_slot,
+                    eti.token_diameter)
+
+
+def render_boards(ctx):
+    return Job("boards")(ctx)
+
+
+def resolve_boards(ctx, settings=None):
+    return board_job.resolve(ctx)
+
+
+def board_tiling(settings, spec, paper):
+    return tile(spec.width, spec.height, paper[0], paper[1], settings.margin, settings.overlap)
+
+
+def check_ports(spec, data_ports, card, where):
+    return port_problems(spec.ports, data_ports, card, (spec.width, spec.height), where, None)
+
+
 @pytest.fixture(scope="module")
 def settings(ctx):
-    return load_board_settings(ctx.pack)
+    return board_settings(ctx)
 
 
 @pytest.fixture(scope="module")
@@ -52,9 +106,12 @@ def pdf_text(data: bytes) -> str:
 def box_ops(ctx, settings, kind: str, name: str, company=None):
     """The resolved operations of one box of a board layout."""
     spec = settings.boards[kind]
-    layout = board_layouts(ctx).get(spec.layout)
+    layout = ctx.layouts.get(spec.layout)
     box = next(b for b in layout.boxes if b.name == name)
-    context = board_context(ctx, settings, spec, company or ctx.model.companies[0])
+    company = company or ctx.dataset.items("companies.companies")[0]
+    context = base_context(ctx, f"{kind}-board", company if kind == "company" else None,
+                           board=board_job.board_names({}, spec.width, spec.height),
+                           company=company)
     resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, spec.width, spec.height, spec.bleed)
     return resolver.resolve(Layout(layout.name, (box,), layout.source), context, name).ops
 
@@ -120,7 +177,7 @@ def test_ports_are_drawn_where_the_settings_put_them(ctx, settings):
 def test_nothing_else_covers_a_port(ctx, settings):
     """Only the port's own boxes (and the board behind them) touch a port."""
     spec = settings.boards["company"]
-    layout = board_layouts(ctx).get(spec.layout)
+    layout = ctx.layouts.get(spec.layout)
     own = {"frame", "panel", "port", "port_numeral", "port_caption"}
     ports = [Rect(p.x, p.y, p.w, p.h) for p in spec.ports]
     for box in layout.boxes:
@@ -134,32 +191,41 @@ def test_nothing_else_covers_a_port(ctx, settings):
 
 def test_port_problems_are_reported(settings):
     spec = settings.boards["company"]
-    assert port_problems(spec, 14, POKER, "boards.yaml") == []
-    missing = port_problems(replace(spec, ports=spec.ports[:13]), 14, POKER, "x")
+    assert check_ports(spec, 14, POKER, "boards.yaml") == []
+    missing = check_ports(replace(spec, ports=spec.ports[:13]), 14, POKER, "x")
     assert "the board has 13 data ports, the game 14" in missing[0].message
     small = replace(spec, ports=(replace(spec.ports[0], w=mm(60)),) + spec.ports[1:])
-    assert any("does not fit" in p.message for p in port_problems(small, 14, POKER, "x"))
+    assert any("does not fit" in p.message for p in check_ports(small, 14, POKER, "x"))
     clash = replace(spec, ports=(replace(spec.ports[0], x=spec.ports[1].x - mm(5)),)
                     + spec.ports[1:])
     assert any("ports 1 and 2 overlap" in p.message
-               for p in port_problems(clash, 14, POKER, "x"))
+               for p in check_ports(clash, 14, POKER, "x"))
     outside = replace(spec, ports=(replace(spec.ports[0], y=-mm(1)),) + spec.ports[1:])
-    assert any("outside" in p.message for p in port_problems(outside, 14, POKER, "x"))
+    assert any("outside" in p.message for p in check_ports(outside, 14, POKER, "x"))
 
 
 def test_a_bad_board_setting_is_located(tmp_path):
     pack = copy_pack(tmp_path / "pack")
-    edit(pack / "templates/boards/boards.yaml", "overlap: 10mm", "overlap: '10'")
+    edit(pack / "templates/boards/boards.yaml", "slot: 14.5mm", "slot: '14.5'")
     with pytest.raises(InputError) as exc:
-        load_board_settings(load_context(str(pack), PrintOptions()).pack)
+        load_context(str(pack), PrintOptions())
     assert "templates/boards/boards.yaml:" in str(exc.value) and "no unit" in str(exc.value)
+
+
+def test_a_bad_board_entry_is_located(tmp_path):
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / "pack.yaml", "    width: 360mm", "    width: 360mm\n    overlap: '10'")
+    with pytest.raises(InputError) as exc:
+        board_job.resolve(load_context(str(pack), PrintOptions()))
+    assert "pack.yaml:" in str(exc.value) and "boards[1].overlap" in str(exc.value) \
+        and "no unit" in str(exc.value)
 
 
 def test_missing_board_settings_are_reported(tmp_path):
     pack = copy_pack(tmp_path / "pack")
     (pack / "templates/boards/boards.yaml").unlink()
     with pytest.raises(InputError) as exc:
-        render_boards(load_context(str(pack), PrintOptions()))
+        load_context(str(pack), PrintOptions())
     assert "file not found: boards.yaml" in str(exc.value)
 
 
@@ -258,7 +324,7 @@ def test_pages_bookmarks_and_metadata(rendered, paper):
     reader = PdfReader(io.BytesIO(out.data))
     assert out.name == "eti-boards.pdf" and out.kind == "boards"
     assert out.stock == "cardstock or heavy paper"
-    assert out.counts == {"company-gameboards": 6, "alien-gameboard": 1}
+    assert out.counts == {"company": 6, "alien": 1}   # boards per pack.yaml entry
     assert len(reader.pages) == out.pages == 6 * 4 + 2
     titles = [o.title for o in reader.outline]
     assert len(titles) == 7
@@ -318,7 +384,7 @@ def test_a_bank_for_harder_projects_grows(tmp_path, ctx):
     hardest = max(p.difficulty for p in ctx.model.projects)
     edit(projects, f"difficulty: {hardest}", "difficulty: 520")
     local = load_context(str(pack), PrintOptions())
-    settings = load_board_settings(local.pack)
+    settings = board_settings(local)
     labels = [op.args[0].text for op in box_ops(local, settings, "company",
                                                 "bank_hundreds_label")]
     assert labels == ["100", "200", "300", "400", "500", "600"]
@@ -342,7 +408,7 @@ def test_two_renders_are_byte_identical(rendered):
 
 def test_shared_layers_are_the_same_for_every_company(ctx, settings):
     boards = resolve_boards(ctx, settings)
-    companies = [b for b in boards if b.spec.kind == "company"]
+    companies = [b for b in boards if b.entry == "company"]
     assert len(companies) == 6
     keys = [tuple(layer.shared for layer in b.layers) for b in companies]
     assert all(k == keys[0] for k in keys)

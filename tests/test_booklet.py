@@ -13,16 +13,22 @@ from pypdf import PdfReader
 
 from eti_print.games.eti import engine
 from eti_print.options import PrintOptions
-from eti_print.build import load_context
+from eti_print.pipeline import load_checked as load_context
 from eti_print.errors import InputError
 from eti_print.imposition_booklet import (back_rotated, padded_count, saddle_stitch_order,
                                           sheet_sides, two_up)
-from eti_print.games.eti.booklet import render_booklet
+from eti_print.jobs import Job
 from eti_print.units import mm
 
 from conftest import copy_pack, edit, line_of
 
 BOOKLET = "eti-rules-reference.pdf"
+
+
+def render_booklet(ctx):
+    """The rules reference (a document) and the player aids (a deck of their own PDF)."""
+    aids = [o for o in Job("decks")(ctx) if "player-aids" in o.name]
+    return Job("documents")(ctx) + aids
 
 
 def outputs(ctx):
@@ -125,7 +131,7 @@ def test_outputs(rendered):
     assert booklet.counts == {}
     aids = rendered["eti-player-aids.pdf"]
     assert aids.stock == "cardstock"
-    assert aids.counts == {"turn-summaries": 6, "invasion-summaries": 1}
+    assert aids.counts == {"player-aids": 7}   # six turn summaries and the invasion summary
     reader = PdfReader(io.BytesIO(aids.data))
     assert len(reader.pages) == aids.pages == 2      # seven aids fit one sheet, plus backs
     aid_text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)

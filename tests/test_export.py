@@ -15,16 +15,17 @@ pdfium = pytest.importorskip("pypdfium2")
 Image = pytest.importorskip("PIL.Image")
 
 from eti_print.options import PrintOptions
-from eti_print.build import load_context
+from eti_print.pipeline import load_checked as load_context
 from eti_print.cli import main
 from eti_print.export import (POD_BLEED, TTS_MAX_CARDS, ExportCard, ExportDeck, export,
                               export_decks, faces_pdf, pixels, pod_pngs, tts_export, tts_grid)
 
 from conftest import edit, line_of
 
-DECK_COUNTS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame": 10}
+DECK_COUNTS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame": 10,
+               "player-aids": 7}
 DECK_ORDER = list(DECK_COUNTS)
-NAME = re.compile(r"^eti-(\d\d)-([a-z]+)-(\d{3})-(front|back)\.png$")
+NAME = re.compile(r"^eti-(\d\d)-([a-z-]+?)-(\d{3})-(front|back)\.png$")
 
 
 @pytest.fixture(scope="module")
@@ -182,7 +183,7 @@ def test_tts_saved_object_imports_every_deck_with_existing_images(tts_out):
     save = json.loads((tts_out / "tts" / "eti-tts.json").read_text(encoding="utf-8"))
     objects = save["ObjectStates"]
     assert [o["Nickname"] for o in objects] == ["Research cards", "Project cards", "Event cards",
-                                               "Agenda cards", "Endgame cards"]
+                                               "Agenda cards", "Endgame cards", "Player aids"]
     for obj, deck in zip(objects, DECK_ORDER):
         assert obj["Name"] == "DeckCustom"
         assert len(obj["DeckIDs"]) == len(obj["ContainedObjects"]) == DECK_COUNTS[deck]
@@ -213,7 +214,8 @@ def test_tts_saved_object_imports_every_deck_with_existing_images(tts_out):
     unique = {o["Nickname"]: any(c["UniqueBack"] for c in o["CustomDeck"].values())
               for o in objects}
     assert unique == {"Research cards": False, "Project cards": True, "Event cards": False,
-                      "Agenda cards": True, "Endgame cards": False}
+                      "Agenda cards": True, "Endgame cards": False,
+                      "Player aids": True}
     note = (tts_out / "tts" / "README.txt").read_text()
     assert "file:///" in note and "--base-url" in note and "upload" in note
 
@@ -277,7 +279,7 @@ def test_cli_export_reports_progress_and_quiet_is_silent(tmp_path, capsys):
     assert main(["export", "pdf", "--out", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert "rendering pdf/eti-01-research.pdf" in captured.err
-    assert "wrote 5 files" in captured.out
+    assert "wrote 6 files" in captured.out
     assert main(["export", "pdf", "--out", str(tmp_path), "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""

@@ -12,9 +12,9 @@ pdfium = pytest.importorskip("pypdfium2")
 ImageStat = pytest.importorskip("PIL.ImageStat")
 
 from eti_print.options import PrintOptions
-from eti_print.build import build, ink_saver_name, load_context
+from eti_print.pipeline import build, load_checked as load_context
 from eti_print.imposition import front_slots
-from eti_print.render.cards import sheet_spec
+from eti_print.jobs.decks import sheet_spec
 
 DPI = 50
 OUTPUTS = ["eti-cards", "eti-boards", "eti-tokens", "eti-rules-reference", "eti-player-aids"]
@@ -41,10 +41,11 @@ def _coverage(image) -> float:
     return 1 - ImageStat.Stat(image.convert("L")).mean[0] / 255
 
 
-def test_ink_saver_name():
-    assert ink_saver_name("eti-cards.pdf") == "eti-cards-ink-saver.pdf"
-    assert ink_saver_name("eti-cards-ink-saver.pdf") == "eti-cards-ink-saver.pdf"
-    assert ink_saver_name("eti-manifest.json") == "eti-manifest-ink-saver.json"
+def test_output_names_are_decided_in_one_place():
+    saver = PrintOptions(ink_saver=True)
+    assert saver.output_name("eti", "cards") == "eti-cards-ink-saver.pdf"
+    assert saver.output_name("eti", "manifest", "json") == "eti-manifest-ink-saver.json"
+    assert PrintOptions().output_name("eti", "cards") == "eti-cards.pdf"
 
 
 def test_every_output_has_an_ink_saver_variant_beside_it(out):
@@ -52,7 +53,7 @@ def test_every_output_has_an_ink_saver_variant_beside_it(out):
     normal = json.loads((out / "eti-manifest.json").read_text())
     saver = json.loads((out / "eti-manifest-ink-saver.json").read_text())
     assert saver["options"]["ink_saver"] is True
-    assert [f["file"] for f in saver["files"]] == [ink_saver_name(f["file"])
+    assert [f["file"] for f in saver["files"]] == [f["file"].replace(".pdf", "-ink-saver.pdf")
                                                    for f in normal["files"]]
     for f in normal["files"] + saver["files"]:
         assert f["file"] in names

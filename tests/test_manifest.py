@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from eti_print.options import PrintOptions
-from eti_print.build import build, data_hash, load_context, manifest
+from eti_print.manifest import data_hash, manifest
+from eti_print.pipeline import build, load_checked as load_context
 
 DECKS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame": 10}
 
@@ -36,12 +37,13 @@ def test_manifest_hashes_sizes_and_pages_match_the_files(built):
 
 def test_manifest_counts_per_deck_and_totals(built):
     _, body = built
-    assert {k: v["cards"] for k, v in body["decks"].items()} == DECKS
-    assert {v["file"] for v in body["decks"].values()} == {"eti-cards.pdf"}
+    assert {k: v["cards"] for k, v in body["decks"].items()} == {**DECKS, "player-aids": 7}
+    assert body["decks"]["player-aids"]["file"] == "eti-player-aids.pdf"
+    assert {v["file"] for v in body["decks"].values()} == {"eti-cards.pdf", "eti-player-aids.pdf"}
     cards = next(f for f in body["files"] if f["file"] == "eti-cards.pdf")
     assert cards["counts"] == DECKS and cards["print_on"] == "cardstock"
     totals = body["totals"]
-    assert totals["cards"] == 183
+    assert totals["cards"] == 183 + 7     # the game's cards and the player aids
     assert totals["files"] == len(body["files"])
     assert totals["pages"] == sum(f["pages"] for f in body["files"])
     assert totals["bytes"] == sum(f["bytes"] for f in body["files"])
@@ -73,7 +75,7 @@ def test_manifest_records_print_options_and_data_hash(built):
 
 def test_manifest_is_deterministic():
     ctx = load_context(None, PrintOptions())
-    from eti_print.build import render_all
+    from eti_print.pipeline import render as render_all
     outputs = render_all(ctx)
     assert manifest(ctx, outputs) == manifest(ctx, render_all(load_context(None, PrintOptions())))
 

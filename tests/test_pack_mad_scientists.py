@@ -13,7 +13,7 @@ from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
 from eti_print.options import PrintOptions
-from eti_print.build import build
+from eti_print.pipeline import build
 from eti_print.dataset import load_dataset
 from eti_print.pack import Pack
 from eti_print.units import inch, mm, paper_size

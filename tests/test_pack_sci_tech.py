@@ -12,7 +12,7 @@ import pytest
 from pypdf import PdfReader
 
 from eti_print.options import PrintOptions
-from eti_print.build import build
+from eti_print.pipeline import build
 from eti_print.dataset import load_dataset
 from eti_print.pack import Pack
 from eti_print.units import inch, mm, paper_size
@@ -163,8 +163,8 @@ def test_data_drives_the_markers(tmp_path):
 
 def _art_ids(ink_saver: bool) -> set[str]:
     """Art ids drawn on the markers' faces (both sides)."""
-    from eti_print.build import load_context
-    from eti_print.render.cards import resolve_deck, sheet_spec
+    from eti_print.pipeline import load_checked as load_context
+    from eti_print.jobs.decks import resolve_deck, sheet_spec
     from eti_print.render.faces import FaceResolver
     ctx = load_context(str(PACK), PrintOptions(ink_saver=ink_saver))
     spec = sheet_spec(ctx, "marker")

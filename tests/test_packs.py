@@ -1,5 +1,5 @@
 """Packs other than E.T.I.: any pack folder builds and validates, generic checks,
-boards and reference sheets, a new deck type from YAML alone, located errors."""
+boards and documents, a new deck type from YAML alone, located errors."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import pytest
 from pypdf import PdfReader
 
 from eti_print.options import PrintOptions
-from eti_print.build import _renderers, build, load_context, validate_pack
+from eti_print.pipeline import build, jobs, load_checked as load_context, validate as validate_pack
 from eti_print.cli import main
 from eti_print.dataset import CHECK_KINDS, load_dataset
 from eti_print.errors import InputError
@@ -72,7 +72,7 @@ def test_outputs_are_named_after_the_pack(built, name):
 @pytest.mark.parametrize("name", BUNDLED)
 def test_validate_summarises_the_pack(name):
     summary = validate_pack(str(PACKS / name))
-    assert ": OK - " in summary and "1 reference sheet" in summary
+    assert ": OK - " in summary and "1 document" in summary
     if name == "mad-scientists":
         assert "76 chits" in summary and "1 board" in summary
     else:
@@ -113,10 +113,12 @@ def test_manifest_lists_every_file_with_its_hash(built, name):
     assert "reference" in kinds and "cards" in kinds
 
 
-def test_eti_declares_no_generic_components():
+def test_eti_builds_through_the_generic_job_types():
     ctx = load_context(None, PrintOptions())
-    assert not ctx.dataset.config.get("boards") and not ctx.dataset.config.get("references")
-    assert all(r.__name__ != "component_outputs" for r in _renderers(ctx))
+    assert [job.key for job in jobs(ctx)] == ["decks", "boards", "documents", "tokens"]
+    assert [job.name for job in jobs(ctx)][-1] == "eti_print.games.eti.tokens"
+    sci = load_context("sci-tech", PrintOptions())
+    assert [job.key for job in jobs(sci)] == ["decks", "documents"]
 
 
 # ---------------------------------------------------------------------------
@@ -370,7 +372,7 @@ def test_a_new_deck_type_needs_yaml_and_a_layout_only(tmp_path):
     with (pack / "templates/sheets.yaml").open("a") as f:
         f.write("  mini:\n    width: 50mm\n    height: 70mm\n    bleed: 3mm\n")
     edit(pack / "pack.yaml", "data: [fields, credits]", "data: [fields, credits, gadgets]")
-    edit(pack / "pack.yaml", "\nreferences:", """
+    edit(pack / "pack.yaml", "\ndocuments:", """
   - id: gadgets
     title: Gadget cards
     items: [gadgets.gadgets]
@@ -379,7 +381,7 @@ def test_a_new_deck_type_needs_yaml_and_a_layout_only(tmp_path):
     sheet: mini
     output: gadgets
 
-references:""")
+documents:""")
     out = tmp_path / "out"
     report = build(str(pack), out, PrintOptions())
     assert "sci-tech-gadgets.pdf: 2 pages (3 gadgets)" in report
@@ -412,9 +414,9 @@ def _add_board(pack: Path, width: str, height: str, extra: str = "") -> None:
         "    fill: \"{{ '#EEEEEE' if i in (0, 3) else '#999999' }}\"\n"
         "  title: {type: text, x: 5mm, y: 5mm, width: 60mm, height: 10mm, font: title,\n"
         "          size: 12pt, text: \"{{ board.title }} {{ board.width_in }}in\"}\n")
-    edit(pack / "pack.yaml", "\nreferences:",
+    edit(pack / "pack.yaml", "\ndocuments:",
          f"\nboards:\n  - {{id: tiny, title: Tiny board, layout: tiny-board, width: {width}, "
-         f"height: {height}{extra}}}\n\nreferences:")
+         f"height: {height}{extra}}}\n\ndocuments:")
 
 
 def test_a_board_that_fits_is_one_page(tmp_path):

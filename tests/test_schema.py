@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from eti_print.build import schema_reference
+from eti_print.schema import pack_reference as schema_reference
 from eti_print.schema import load_schema
 
 from conftest import edit, line_of, problems

@@ -10,13 +10,13 @@ import pytest
 from pypdf import PdfReader
 
 from eti_print.options import PrintOptions
-from eti_print.build import load_context
+from eti_print.pipeline import load_checked as load_context
 from eti_print.imposition import grid
 from eti_print.layout import Layout
-from eti_print.render.boards import load_board_settings
-from eti_print.render.tokens import (
-    Token, badge_face, piece_sheet, render_tokens, standee_faces, token_faces, token_list,
-    token_pages,
+from eti_print.games.eti.boards import load_board_settings
+from eti_print.games.eti import tokens as token_job
+from eti_print.games.eti.tokens import (
+    Token, badge_face, piece_sheet, standee_faces, token_faces, token_list, token_pages,
 )
 from eti_print.units import mm, paper_size
 from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
@@ -32,6 +32,10 @@ def ctx():
 @pytest.fixture(scope="module")
 def settings(ctx):
     return load_board_settings(ctx.pack)
+
+
+def render_tokens(ctx):
+    return token_job.draw(ctx, token_job.resolve(ctx))
 
 
 @pytest.fixture(scope="module")
@@ -98,8 +102,8 @@ def test_standees_two_per_company_with_a_mirrored_back(ctx, settings):
     boxes = {b.name: b for b in layout.boxes}
     face = standees[0][1]
     # resolve front and back logos alone to compare their places
-    from eti_print.render.tokens import _resolver, _context, _mm
-    from eti_print.render.boards import palette
+    from eti_print.games.eti.tokens import _resolver, _context, _mm
+    from eti_print.games.eti.boards import palette
     company = ctx.model.companies[0]
     context = _context(ctx, company={"id": company.id, "name": company.name,
                                      "logo": company.logo, **palette(company.colour)},

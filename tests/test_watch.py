@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from eti_print.options import PrintOptions
-from eti_print.build import load_context, render_all
+from eti_print.pipeline import load_checked as load_context, render as render_all
 from eti_print.cache import BuildCache, TrackedDocs, _Recorder, fingerprint
 from eti_print.cli import main
 from eti_print.watch import _filter, rebuild, watch
@@ -138,7 +138,8 @@ def test_a_one_card_edit_resolves_only_its_deck(warm):
     report = rebuild(str(pack), out, PrintOptions(), cache)
     assert report.ok
     assert cache.stats.decks_resolved == ["events"]
-    assert sorted(cache.stats.decks_reused) == ["agendas", "endgame", "projects", "research"]
+    assert sorted(cache.stats.decks_reused) == ["agendas", "endgame", "player-aids", "projects",
+                                                "research"]
     assert "eti-cards.pdf" in report.rendered
     assert "eti-boards.pdf" not in report.written
 

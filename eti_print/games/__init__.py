@@ -10,7 +10,10 @@ group (``[project.entry-points."eti_print.games"]`` in a plugin's
   the check stage after the pack's declarative checks (``rule_names`` lists
   them for the validate summary);
 * ``template_globals(ctx)``: names added to every template's context;
+* ``context(name, ctx, item)``: names for the templates of an output entry
+  that says ``context: NAME`` (a game's own board or aid variables);
 * ``document_elements(ctx)``: extra elements of the document markup;
+* ``job_types()``: job type modules of its own, built after the generic ones;
 * ``add_commands(subparsers)``: its own subcommands (E.T.I.: ``score``,
   ``attack``, ``balance``).  Each handler is wrapped so that it runs only on a
   pack of its game: any other pack is a command-line error (exit 2).
@@ -41,15 +44,27 @@ class Game:
     name: str = ""
     #: Its consistency rules by name, for the validate summary.
     rule_names: tuple[str, ...] = ()
+    #: The names an output entry's ``context:`` may give (see ``context``).
+    contexts: tuple[str, ...] = ()
 
     def model(self, dataset: "Dataset") -> Any:
         return None
 
-    def rules(self, model: Any) -> list[Problem]:
+    def rules(self, model: Any, ctx: "Context | None" = None) -> list[Problem]:
+        """Consistency problems of ``model``; with ``ctx`` (everything loaded), also
+        those of the pack's settings and layouts the game relies on."""
         return []
 
     def template_globals(self, ctx: "Context") -> dict[str, Any]:
         return {}
+
+    def context(self, name: str, ctx: "Context", item: Any) -> dict[str, Any]:
+        """Names for the templates of an output entry with ``context: NAME``."""
+        raise KeyError(name)
+
+    def job_types(self) -> list[Any]:
+        """Job type modules of the game's own (``KEY``, ``resolve``, ``draw``)."""
+        return []
 
     def document_elements(self, ctx: "Context") -> dict[str, Any]:
         return {}

@@ -71,8 +71,9 @@ class FaceResolver:
             try:
                 ops.extend(self._box(box, context, what))
             except InputError as exc:
-                problems.extend(Problem(f"{what}: {p.message}", p.path, p.line, p.col, p.field,
-                                        p.hint) for p in exc.problems)
+                problems.extend(Problem(p.message, p.path, p.line, p.col, p.field, p.hint,
+                                        f"{what}: {p.subject}" if p.subject else what)
+                                for p in exc.problems)
         if problems:
             raise InputError(problems)
         return Face(self.width, self.height, self.bleed, tuple(ops))

@@ -9,7 +9,7 @@ import pytest
 from pypdf import PdfReader
 
 from eti_print.options import PrintOptions
-from eti_print.build import build
+from eti_print.pipeline import build
 from eti_print.errors import InputError
 from eti_print.units import mm
 

@@ -17,7 +17,7 @@ Image = pytest.importorskip("PIL.Image")
 ImageChops = pytest.importorskip("PIL.ImageChops")
 
 from eti_print.options import PrintOptions
-from eti_print.build import build
+from eti_print.pipeline import build
 
 GOLDEN = Path(__file__).parent / "golden"
 DPI = 40

@@ -1,10 +1,11 @@
-"""E.T.I.'s rules reference booklet and player aids.
+"""What E.T.I.'s templates see of the rules engine, and the booklet's ``<cards>`` element.
 
-The booklet's prose lives in ``templates/booklet/*.j2``; they render the
-document markup of ``render/document.py`` from the database, and every
-number a worked example prints is computed here by the rules engine
-(``RulesView``), so the booklet follows the cards when a designer edits them.
-This module adds one element to the document language::
+The rules reference booklet is a ``documents:`` entry (``templates/booklet/
+*.j2``) and the player aids a deck (``templates/layouts/aid-*.yaml``); both
+are generic job types.  Every number a worked example prints is computed
+here by the rules engine (``RulesView``, a template global of every E.T.I.
+template), so the booklet follows the cards when a designer edits them.
+The game adds one element to the document language::
 
     <cards queue="arson 50 20 x0 30 spy" mode="score|attack|plain"
            immune="spy" tactics="spy" base="5" highlight="1 2"/>
@@ -14,33 +15,21 @@ destroyed cards crossed out with a red arrow from their threat, gold arrows
 from each multiplier to the card it multiplies, ignored threats marked
 immune, highlighted ports framed in gold (``mode="attack"``: each card's
 attack value under it).
-
-The player aids (a turn summary per company, the invasion summary for the
-alien) are card layouts, ``templates/layouts/aid-*.yaml``, imposed on card
-sheets as ``<slug>-player-aids.pdf``: they are cut from cardstock, the
-booklet is folded from paper.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable, Sequence
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.platypus import Flowable
 
+from ...render.document import EMPTY, Builder, Custom, ElementSpec, Node
 from . import engine
-from ...colour import ink_on
-from ...errors import InputError, Problem
-from ...units import inch, mm, paper_size
-from ...render.document import (Builder, Custom, ElementSpec, EMPTY, Node, Theme, render,
-                       template_locator)
-from ...render.cards import DocsView
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ...context import Context, Output, Progress
-
-MASTER = "booklet/booklet.j2"
+    from ...context import Context
 
 NAVY = HexColor("#1E2430")
 CREAM = HexColor("#F4EEDF")
@@ -48,29 +37,6 @@ GOLD = HexColor("#C9A227")
 RUST = HexColor("#A8322A")
 GREY = HexColor("#5A5F67")
 CARD_BLUE = HexColor("#1F3A5F")
-
-#: Booklet page and the sheet two pages are imposed on, per paper.
-PAGES = {
-    "a4": ((mm(148), mm(210)), "a4"),
-    "letter": ((inch(5.5), inch(8.5)), "letter"),
-}
-
-
-def page_and_sheet(paper: str) -> tuple[tuple[float, float], tuple[float, float]]:
-    """The booklet page and the landscape sheet two of them are printed on."""
-    page, sheet_name = PAGES[paper]
-    w, h = paper_size(sheet_name)
-    return page, (h, w)
-
-
-def theme_for(ctx: "Context") -> Theme:
-    page, _ = page_and_sheet(ctx.options.paper)
-    fonts = ctx.fonts
-    return Theme(page=page, margins=(mm(18), mm(14), mm(15.5), mm(14)),
-                 body=fonts["body"], heading=fonts["title"], label=fonts["label"],
-                 ink=NAVY, accent=NAVY, rule=GOLD, alert=RUST, panel=CREAM, muted=GREY,
-                 cover=None if ctx.options.ink_saver else NAVY, size=9.5, leading=1.32)
-
 
 # ---------------------------------------------------------------------------
 # What the templates see: the engine's results, never re-derived
@@ -170,8 +136,14 @@ class RulesView:
 
     def __init__(self, db: Any):
         self.db = db
-        self.rules: engine.Rules = db.rules
-        self.names = {t.id: t.name for t in db.threats}
+
+    @property
+    def rules(self) -> engine.Rules:
+        return self.db.rules
+
+    @property
+    def names(self) -> dict[str, str]:
+        return {t.id: t.name for t in self.db.threats}
 
     # research
     def example(self, tokens: str, immune: Sequence[str] = ()) -> Example:
@@ -280,35 +252,61 @@ def deck_totals(db: Any) -> list[dict[str, Any]]:
     return out
 
 
-def template_database(db: Any) -> Any:
-    """The database as templates see it: without the dataset, and so without any path.
-
-    The sandbox lets templates call public methods, and a ``Path`` has
+class ModelView:
+    """The database as templates see it: without the dataset or the settings files, and so
+    without any path.  The sandbox lets templates call public methods, and a ``Path`` has
     ``read_text``; nothing reachable from a template may lead to the file system.
+
+    A view rather than a copy: a copy would read every field at once, and the build cache
+    records each field a template reads (``eti_print.cache``).
     """
-    return replace(db, dataset=None)
+
+    HIDDEN = frozenset({"dataset", "board_settings"})
+
+    def __init__(self, db: Any):
+        object.__setattr__(self, "_db", db)
+
+    def __getattr__(self, name: str) -> Any:
+        if name in ModelView.HIDDEN:
+            raise AttributeError(name)
+        return getattr(object.__getattribute__(self, "_db"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError("the database is read-only in templates")
 
 
-def template_context(ctx: "Context", booklet: bool) -> dict[str, Any]:
+def template_database(db: Any) -> Any:
+    return ModelView(db)
+
+
+def template_globals(ctx: "Context") -> dict[str, Any]:
+    """What every template of an E.T.I. pack sees besides the base names.
+
+    Each name reads only what it shows, when a template uses it, so a card's
+    faces depend on no more of the data than they print (the build cache).
+    """
     db = template_database(ctx.model)
-    docs = DocsView(ctx.dataset.docs)
-    fields = {f.id: f for f in db.fields}
     return {
         "db": db,
-        "data": docs,
         "rules": RulesView(db),
         "constants": db.rules,
-        "fields": fields,
+        "game": {"data_ports": db.data_ports, "lengths": db.lengths,
+                 "free_upgrades": db.free_upgrades},
+        "fields": {f.id: f for f in db.fields},
         "threats": {t.id: t for t in db.threats},
         "traits": {t.id: t for t in db.human_traits + db.alien_traits},
+    }
+
+
+def booklet_context(ctx: "Context") -> dict[str, Any]:
+    """The booklet's own names (``context: booklet``): its tables and deck mix."""
+    db = template_database(ctx.model)
+    return {
         "projects_by_field": [(f, [p for p in db.projects if p.field == f.id])
                               for f in db.fields],
         "composition": deck_composition(db),
         "composition_totals": deck_totals(db),
         "deck_size": sum(e.count for e in db.research),
-        "print": {"booklet": booklet, "paper": ctx.options.paper,
-                  "duplex": ctx.options.duplex},
-        "pack": {"name": ctx.title, "slug": ctx.slug},
     }
 
 
@@ -523,7 +521,7 @@ class CardRow(Flowable):
         c.restoreState()
 
 
-def _cards_element(ctx: "Context") -> Custom:
+def cards_element(ctx: "Context") -> Custom:
     def build(node: Node, b: Builder) -> list[Flowable]:
         mode = b.choice(node, "mode", MODES, "score")
         try:
@@ -547,106 +545,3 @@ def _cards_element(ctx: "Context") -> Custom:
         names = {t.id: t.name for t in ctx.model.threats}
         return [CardRow(cards, mode, b.icons, ctx.fonts, score, attack, immune, highlight, names)]
     return Custom(CARDS_SPEC, build)
-
-
-# ---------------------------------------------------------------------------
-# Rendering
-
-
-def render_booklet(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    """The rules reference booklet and the player aids, as outputs."""
-    from ...context import Output
-    if ctx.model is None:
-        return []
-    name = f"{ctx.slug}-rules-reference.pdf"
-    if progress:
-        progress(f"rendering {name}")
-    imposed = bool(getattr(ctx.options, "booklet", False))
-    markup = ctx.env.render_file(MASTER, template_context(ctx, imposed))
-    theme = theme_for(ctx)
-    _, sheet = page_and_sheet(ctx.options.paper)
-    where = f"{ctx.env.template_dir}/{MASTER}"
-    locate = template_locator(ctx.env, f"{ctx.env.template_dir}/booklet/")
-    result = render(str(markup), theme, ctx.art, where=where, locate=locate,
-                    custom={"cards": _cards_element(ctx)},
-                    booklet=(sheet, ctx.options.duplex) if imposed else None)
-    # imposed, the file's pages are sheet sides; the booklet's own pages are counted apart
-    counts = {} if result.sheets is None else {"booklet pages": result.pages}
-    outputs = [Output(name, result.data, result.sheets or result.pages, "booklet", "paper",
-                      counts)]
-    outputs.extend(render_player_aids(ctx, progress))
-    return outputs
-
-
-# ---------------------------------------------------------------------------
-# Player aids
-
-
-AIDS = (("aid-turn", "aid-turn-back"), ("aid-invasion", "aid-invasion-back"))
-
-
-def aid_context(ctx: "Context", kind: str, company: dict[str, Any] | None) -> dict[str, Any]:
-    db = template_database(ctx.model)
-    from ...render.cards import card_context
-    deck = {"id": "player-aids", "title": "Player aids"}
-    base = card_context(ctx, deck, "companies.companies", company or {}, 0)
-    base.update({
-        "aid": kind,
-        "company": company,
-        "ink": ink_on(company["colour"]) if company else "#F4EEDF",
-        "constants": db.rules,
-        "game": {"data_ports": db.data_ports, "lengths": db.lengths,
-                 "free_upgrades": db.free_upgrades},
-        "rules": RulesView(db),
-    })
-    return base
-
-
-def render_player_aids(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from ...context import Output
-    from ...render.cards import sheet_spec
-    from ...render.faces import FaceResolver
-    from ...pdfwriter import DocInfo
-    from ...render.sheets import Deck, impose
-    name = f"{ctx.slug}-player-aids{'-ink-saver' if ctx.options.ink_saver else ''}.pdf"
-    if progress:
-        progress(f"rendering {name}")
-    spec = sheet_spec(ctx, "card")
-    resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, spec.card[0], spec.card[1], spec.bleed,
-                            ink_saver=ctx.options.ink_saver)
-    problems: list[Problem] = []
-    turn = []
-    front = ctx.layouts.get("aid-turn")
-    back = ctx.layouts.get("aid-turn-back")
-    for company in ctx.dataset.items("companies.companies"):
-        context = aid_context(ctx, "turn", company)
-        try:
-            turn.append((resolver.resolve(front, context, f"turn summary {company['name']!r}"),
-                         resolver.resolve(back, context, f"turn summary {company['name']!r} "
-                                          "(back)")))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    invasion = []
-    context = aid_context(ctx, "invasion", None)
-    try:
-        invasion.append((resolver.resolve(ctx.layouts.get("aid-invasion"), context,
-                                          "invasion summary"),
-                         resolver.resolve(ctx.layouts.get("aid-invasion-back"), context,
-                                          "invasion summary (back)")))
-    except InputError as exc:
-        problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    decks = [Deck("turn-summary", "Turn summaries", tuple(turn)),
-             Deck("invasion-summary", "Invasion summary", tuple(invasion))]
-    # one sheet: the seven aids fit the nine slots of a card sheet
-    merged = [Deck("player-aids", "Player aids", tuple(turn) + tuple(invasion))]
-    info = DocInfo(title=f"{ctx.title} - player aids",
-                   subject=f"{ctx.title}: turn summaries and invasion summary, "
-                           f"{ctx.options.paper.upper()}, duplex {ctx.options.duplex}",
-                   keywords="player aids")
-    data, pages = impose(merged if len(turn) + len(invasion) <= spec.per_sheet else decks,
-                         spec, ctx.art, info, ctx.fonts["body"].regular,
-                         ink_saver=ctx.options.ink_saver)
-    return [Output(name, data, pages, "aids", "cardstock",
-                   {"turn-summaries": len(turn), "invasion-summaries": len(invasion)})]

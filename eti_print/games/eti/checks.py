@@ -1,8 +1,8 @@
 """E.T.I.'s consistency rules, on top of the pack's declarative checks.
 
 Each rule is one small function that returns located problems; ``RULES``
-lists them by name, and ``check_database`` runs them all and reports every
-problem together.
+lists them by name, and ``run_rules`` runs them all and returns every problem
+together.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from collections import Counter, defaultdict
 from typing import Callable, Iterable
 
 from . import engine
-from ...errors import InputError, Problem
+from ...errors import Problem
 from .model import ROMAN, Database
 
 Rule = Callable[[Database], Iterable[Problem]]
@@ -286,10 +286,3 @@ def run_rules(db: Database) -> list[Problem]:
         except (KeyError, IndexError, StopIteration, TypeError, ValueError):
             continue
     return problems
-
-
-def check_database(db: Database) -> None:
-    """Run every rule; raise one InputError with all problems."""
-    problems = run_rules(db)
-    if problems:
-        raise InputError(sorted(set(problems), key=Problem.sort_key))

@@ -173,6 +173,8 @@ class Database:
     endgame: tuple[Endgame, ...]
     components: tuple[Component, ...]
     dataset: Dataset = field(compare=False, repr=False)
+    #: templates/boards/boards.yaml (``boards.BoardSettings``), read with the data
+    board_settings: Any = field(default=None, compare=False, repr=False)
 
     @property
     def research_cards(self) -> list[engine.Card]:
@@ -251,7 +253,6 @@ def build_database(ds: Dataset) -> Database:
 
 def load_database(pack: Pack | None = None) -> Database:
     """Load, validate and check the E.T.I. database (the shipped one by default)."""
-    from ...build import open_dataset
-
-    _, _, _, db = open_dataset(str(pack.root) if pack else None)
-    return db
+    from ...options import PrintOptions
+    from ...pipeline import load_checked
+    return load_checked(str(pack.root) if pack else None, PrintOptions()).model

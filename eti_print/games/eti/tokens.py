@@ -1,5 +1,6 @@
-"""Tokens, the ISSA badge and the company logo standees, ready to cut out.
+"""E.T.I.'s tokens, the ISSA badge and the company logo standees, ready to cut out.
 
+A job type the E.T.I. game adds (``Eti.job_types``): ``SLUG-tokens.pdf``.
 Counts come from the materials list (``cards/components.yaml``): every
 component of kind ``token`` (180 green, 30 red), ``badge`` (1) and
 ``standee`` (12, two per company).  Sizes are settings in
@@ -28,18 +29,20 @@ from typing import Any, Sequence, TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..errors import InputError, Problem
-from ..imposition import Rect, SheetSpec, Slot, crop_marks, draw_crop_marks, front_slots, grid
-from ..text import TextStyle, fit_markup, draw as draw_text
-from ..units import mm, paper_size, to_mm
-from .boards import BoardSettings, load_board_settings, palette
-from .faces import Face, FaceResolver
-from ..pdfwriter import DocInfo, new_canvas
-from .sheets import FormCache
-from .cards import DocsView
+from ...context import Output
+from ...imposition import Rect, SheetSpec, Slot, crop_marks, draw_crop_marks, front_slots, grid
+from ...pdfwriter import DocInfo, new_canvas
+from ...render.faces import Face, FaceResolver
+from ...render.sheets import FormCache
+from ...scope import base_context
+from ...text import TextStyle, draw as draw_text, fit_markup
+from ...units import mm, to_mm
+from .boards import BoardSettings, palette
 
 if TYPE_CHECKING:  # pragma: no cover
-    from ..context import Context, Output, Progress
+    from ...context import Context, Progress
+
+KEY = "tokens"
 
 NAVY = "#1E2430"
 #: Gap between the standee block and the badge, and crop-mark room around blocks.
@@ -91,9 +94,7 @@ def component_count(database: Any, kind: str) -> int:
 
 
 def _context(ctx: "Context", **extra: Any) -> dict[str, Any]:
-    ds = ctx.dataset
-    return {"data": DocsView(ds.docs),
-            "pack": {"name": ds.config["name"], "slug": ds.slug}, **extra}
+    return base_context(ctx, None, None, **extra)
 
 
 def _mm(points: float) -> float:
@@ -106,7 +107,7 @@ def _resolver(ctx: "Context", w: float, h: float) -> FaceResolver:
 
 
 def _layout(ctx: "Context", name: str) -> Any:
-    return ctx.layouts.get(name, where="eti_print/render/tokens.py", field_name="layout")
+    return ctx.layouts.get(name, where="eti_print/games/eti/tokens.py", field_name="layout")
 
 
 def token_faces(ctx: "Context", settings: BoardSettings) -> dict[str, Face]:
@@ -144,18 +145,6 @@ def badge_face(ctx: "Context", settings: BoardSettings) -> Face:
     d = settings.badge_diameter
     context = _context(ctx, badge={"diameter": _mm(d)})
     return _resolver(ctx, d, d).resolve(_layout(ctx, "badge-issa"), context, "ISSA badge")
-
-
-def _check_counts(ctx: "Context") -> None:
-    db = ctx.model
-    problems = []
-    standees = component_count(db, "standee")
-    if db.companies and standees % len(db.companies):
-        problems.append(Problem(f"{standees} company logos cannot be shared evenly by "
-                                f"{len(db.companies)} companies", "cards/components.yaml",
-                                field="components"))
-    if problems:
-        raise InputError(problems)
 
 
 class _Text:
@@ -220,23 +209,32 @@ def piece_sheet(paper: tuple[float, float], settings: BoardSettings,
     return standee_slots, _block(badge_x, paper[1] / 2 + d / 2, 1, 1, d, d)
 
 
-def render_tokens(ctx: "Context", progress: "Progress" = None) -> list["Output"]:
-    from ..context import Output
-    settings = load_board_settings(ctx.pack)
-    _check_counts(ctx)
-    tokens = token_list(ctx.model)
-    faces = token_faces(ctx, settings)
-    standees = standee_faces(ctx, settings)
-    badge = badge_face(ctx, settings)
-    name = f"{ctx.slug}-tokens{'-ink-saver' if ctx.options.ink_saver else ''}.pdf"
+@dataclass(frozen=True)
+class Planned:
+    settings: BoardSettings
+    tokens: tuple[Token, ...]
+    faces: dict[str, Face]
+    standees: tuple[tuple[str, Face], ...]
+    badge: Face
+
+
+def resolve(ctx: "Context") -> Planned:
+    settings = ctx.model.board_settings
+    return Planned(settings, tuple(token_list(ctx.model)), token_faces(ctx, settings),
+                   tuple(standee_faces(ctx, settings)), badge_face(ctx, settings))
+
+
+def draw(ctx: "Context", plan: Planned, progress: "Progress" = None) -> list[Output]:
+    name = ctx.output_name("tokens")
     if progress:
         progress(f"rendering {name}")
-    data, pages = impose_tokens(ctx, settings, tokens, faces, standees, badge)
+    data, pages = impose_tokens(ctx, plan.settings, plan.tokens, plan.faces, plan.standees,
+                                plan.badge)
     counts: dict[str, int] = {}
-    for token in tokens:
+    for token in plan.tokens:
         counts[token.component] = counts.get(token.component, 0) + 1
     counts["issa-badge"] = component_count(ctx.model, "badge")
-    counts["company-logos"] = len(standees)
+    counts["company-logos"] = len(plan.standees)
     return [Output(name, data, pages, "tokens", "cardstock", counts)]
 
 
@@ -244,7 +242,7 @@ def impose_tokens(ctx: "Context", settings: BoardSettings, tokens: Sequence[Toke
                   faces: dict[str, Face], standees: Sequence[tuple[str, Face]], badge: Face,
                   invariant: bool = True) -> tuple[bytes, int]:
     """The token sheets, then the standee and badge sheet; (PDF bytes, pages)."""
-    portrait = paper_size(ctx.options.paper)
+    portrait = ctx.options.page
     landscape = (portrait[1], portrait[0])
     buffer = io.BytesIO()
     kinds = {}

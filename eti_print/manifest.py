@@ -1,0 +1,84 @@
+"""The build's manifest: every file with its hash and pages, what to print it on, the
+options used and a hash of the pack's data."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .context import Context, Output
+    from .dataset import Dataset
+
+
+def manifest_name(ctx: "Context") -> str:
+    return ctx.output_name("manifest", "json")
+
+
+def data_hash(ds: "Dataset") -> str:
+    """SHA-256 over the pack's data, schemas, layouts, templates, art and fonts."""
+    h = hashlib.sha256()
+    root = ds.pack.root
+    for folder in ("cards", "templates", "fonts"):
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for path in sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink()):
+            h.update(path.relative_to(root).as_posix().encode())
+            h.update(b"\0")
+            h.update(hashlib.sha256(path.read_bytes()).digest())
+    h.update((root / "pack.yaml").read_bytes())
+    return h.hexdigest()
+
+
+def manifest(ctx: "Context", outputs: "list[Output]") -> bytes:
+    files = [{
+        "file": o.name,
+        "kind": o.kind,
+        "sha256": hashlib.sha256(o.data).hexdigest(),
+        "bytes": len(o.data),
+        "pages": o.pages,
+        "print_on": o.stock,
+        "counts": o.counts,
+    } for o in outputs]
+    o = ctx.options
+    # What to print on what: each stock with its files and page count.
+    stock: dict[str, dict[str, Any]] = {}
+    for f in files:
+        entry = stock.setdefault(f["print_on"], {"files": [], "pages": 0})
+        entry["files"].append(f["file"])
+        entry["pages"] += f["pages"]
+    # Cards per deck, and the file that holds each deck.
+    decks = {}
+    for deck in ctx.dataset.config.get("decks") or []:
+        holder = next((f for f in files if f["kind"] == "cards" and deck["id"] in f["counts"]),
+                      None)
+        if holder is not None:
+            decks[deck["id"]] = {"title": deck["title"], "cards": holder["counts"][deck["id"]],
+                                 "file": holder["file"]}
+    flip = {"long": "double-sided, flip on the long edge",
+            "short": "double-sided, flip on the short edge",
+            "none": "single-sided; backs on their own sheets"}.get(o.duplex, o.duplex)
+    from . import __version__
+    body = {
+        "pack": ctx.title,
+        "slug": ctx.slug,
+        "generator": f"eti-print {__version__}",
+        "data_sha256": data_hash(ctx.dataset),
+        "options": {"paper": o.paper, "duplex": o.duplex,
+                    "back_offset_mm": list(o.back_offset),
+                    "ink_saver": o.ink_saver, "booklet": o.booklet},
+        "print": {"paper": o.paper.upper(), "scale": "100 % (actual size), never fit to page",
+                  "card sheets": flip,
+                  "back offset": f"{o.back_offset[0]:g},{o.back_offset[1]:g} mm"},
+        "files": files,
+        "stock": stock,
+        "decks": decks,
+        "totals": {"files": len(files), "pages": sum(f["pages"] for f in files),
+                   "bytes": sum(f["bytes"] for f in files),
+                   "cards": sum(d["cards"] for d in decks.values()),
+                   "pages_by_stock": {k: v["pages"] for k, v in stock.items()}},
+    }
+    return (json.dumps(body, indent=2, sort_keys=False) + "\n").encode()
+

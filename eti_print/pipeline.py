@@ -1,0 +1,281 @@
+"""The build, in five named stages: load -> check -> resolve -> draw -> write.
+
+* **load** reads everything: pack.yaml, the data against its schemas, the
+  game's model and settings, fonts, art, templates and sheet settings
+  (layouts load as the outputs name them);
+* **check** runs the declarative checks, the game's rules and the checks of
+  every output entry (ids, font roles, contexts);
+* **resolve** evaluates every template, fits every text and paginates every
+  document, for every job (``jobs``): a plan, or every problem of every output;
+* **draw** turns the plan into PDF bytes (``Output``s);
+* **write** puts every file in place atomically, the manifest last.
+
+``validate`` is load + check + resolve, so it fails exactly when ``build``
+would.  Nothing is written unless every stage passed, so a failed build
+leaves the last good output untouched.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from .context import Context, Output, Progress
+from .dataset import Dataset, load_dataset, run_checks
+from .errors import InputError, Problem, combine
+from .manifest import manifest, manifest_name
+from .options import PrintOptions
+from .output import prepare_dir, source_date_epoch, write_bytes
+from .pack import Pack
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .jobs import Job
+
+#: The font roles each job type draws with.
+FONT_ROLES = {"boards": ("body", "label"), "documents": ("body", "title", "label")}
+
+
+def pack_game(ds: Dataset) -> Any:
+    """The game plugin a pack's ``rules:`` names, or None."""
+    name = ds.config.get("rules")
+    if name is None:
+        return None
+    from .games import get_game
+    line, _ = ds.manifest.where(("rules",))
+    return get_game(name, where=ds.manifest.path, line=line)
+
+
+# ---------------------------------------------------------------------------
+# load
+
+
+def load(pack_arg: str | None, options: PrintOptions, cache: Any = None) -> Context:
+    """Read the whole pack; raise every problem of the data and the resources at once."""
+    from .art import ArtLibrary
+    from .fonts import load_fonts
+    from .layout import LayoutLibrary
+    from .sheets import load_sheets
+    from .templating import TemplateEnv
+    pack = Pack.open(pack_arg)
+    ds = load_dataset(pack, checks=False)      # schema problems stop here: nothing to check
+    problems: list[Problem] = []
+    game = model = None
+    try:
+        game = pack_game(ds)
+        model = game.model(ds) if game is not None else None
+    except InputError as exc:
+        problems.extend(exc.problems)
+
+    def resources() -> tuple:
+        found: list[Any] = []
+        for loader in (lambda: load_fonts(pack), lambda: ArtLibrary(pack.root, fonts=set()),
+                       lambda: TemplateEnv(pack.root), lambda: load_sheets(pack),
+                       lambda: LayoutLibrary(pack)):
+            try:
+                found.append(loader())
+            except InputError as exc:
+                problems.extend(exc.problems)
+                found.append(None)
+        if problems:
+            raise InputError(problems)
+        return tuple(found)
+
+    try:
+        loaded = cache.resources(pack, resources) if cache is not None else resources()
+    except InputError as exc:
+        raise InputError(combine(exc.problems + run_checks(ds))) from None
+    if problems:
+        raise InputError(combine(problems + run_checks(ds)))
+    fonts, art, env, sheets, layouts = loaded
+    return Context(pack, ds, fonts, art, env, layouts, sheets, options, model, game, cache=cache)
+
+
+# ---------------------------------------------------------------------------
+# check
+
+
+def check(ctx: Context) -> list[Problem]:
+    """Every problem the data, the game's rules and the output entries have."""
+    ds = ctx.dataset
+    problems = run_checks(ds)
+    if ctx.game is not None:
+        problems.extend(ctx.game.rules(ctx.model, ctx))
+    problems.extend(check_entries(ctx))
+    return combine(problems)
+
+
+def check_entries(ctx: Context) -> list[Problem]:
+    """Output entries of pack.yaml: unique ids per section, font roles, game contexts."""
+    manifest = ctx.dataset.manifest
+    config = ctx.dataset.config
+    problems: list[Problem] = []
+    contexts = set(ctx.game.contexts) if ctx.game is not None else set()
+    for key in ("decks", "boards", "documents"):
+        entries = config.get(key) or []
+        seen: set[str] = set()
+        for index, entry in enumerate(entries):
+            if entry["id"] in seen and key != "decks":   # decks: dataset.run_checks
+                problems.append(manifest.problem((key, index, "id"),
+                                                 f"duplicate {key[:-1]} id {entry['id']!r}"))
+            seen.add(entry["id"])
+            name = entry.get("context")
+            if name is not None and name not in contexts:
+                hint = (f"the {ctx.game.name} game gives " + ", ".join(sorted(contexts))
+                        if ctx.game is not None and contexts else
+                        "a context comes from the pack's game (rules: in pack.yaml)")
+                problems.append(manifest.problem((key, index, "context"),
+                                                 f"no context {name!r}", hint=hint))
+        roles = FONT_ROLES.get(key, ())
+        missing = [r for r in roles if r not in ctx.fonts.families]
+        if entries and missing:
+            problems.append(Problem(f"{key} need the font role{'s' if len(missing) > 1 else ''} "
+                                    f"{', '.join(missing)}", "fonts/fonts.yaml", field="fonts",
+                                    hint="map the role to a TTF in fonts/"))
+    return problems
+
+
+def load_checked(pack_arg: str | None, options: PrintOptions, cache: Any = None) -> Context:
+    """load + check: a context whose data and entries are known good."""
+    ctx = load(pack_arg, options, cache)
+    problems = check(ctx)
+    if problems:
+        raise InputError(problems)
+    return ctx
+
+
+# ---------------------------------------------------------------------------
+# resolve and draw
+
+
+def jobs(ctx: Context) -> list["Job"]:
+    """The pack's jobs: the generic job types it declares entries for, then the game's."""
+    from .jobs import Job, jobs_for
+    found = jobs_for(ctx)
+    if ctx.game is not None:
+        found.extend(Job(module) for module in ctx.game.job_types())
+    return found
+
+
+def resolve(ctx: Context) -> list[tuple["Job", Any]]:
+    """Every job's plan; raise every problem of every output together."""
+    plans: list[tuple[Job, Any]] = []
+    problems: list[Problem] = []
+    for job in jobs(ctx):
+        try:
+            plans.append((job, job.resolve(ctx)))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(combine(problems))
+    return plans
+
+
+def draw(ctx: Context, plans: list[tuple["Job", Any]], progress: Progress = None) -> list[Output]:
+    outputs: list[Output] = []
+    for job, plan in plans:
+        outputs.extend(job.draw(ctx, plan, progress))
+    return _named(outputs)
+
+
+def render(ctx: Context, progress: Progress = None) -> list[Output]:
+    """resolve + draw; through ``ctx.cache`` (watch) each job's outputs are reused while
+    nothing it read changed."""
+    cache = ctx.cache
+    if cache is None:
+        return draw(ctx, resolve(ctx), progress)
+    outputs: list[Output] = []
+    problems: list[Problem] = []
+    found = jobs(ctx)
+    cache.begin(ctx, found)
+    try:
+        for job in found:
+            try:
+                outputs.extend(cache.render(job, ctx, progress))
+            except InputError as exc:
+                problems.extend(exc.problems)
+    finally:
+        cache.end()
+    if problems:
+        raise InputError(combine(problems))
+    return _named(outputs)
+
+
+def _named(outputs: list[Output]) -> list[Output]:
+    names = [o.name for o in outputs]
+    dupes = sorted({n for n in names if names.count(n) > 1})
+    if dupes:
+        raise InputError(Problem(f"two outputs would both be written as {', '.join(dupes)}",
+                                 "pack.yaml", hint="give decks, boards and documents distinct "
+                                 "ids or outputs"))
+    return outputs
+
+
+# ---------------------------------------------------------------------------
+# write
+
+
+def write(out_dir: Path, ctx: Context, outputs: list[Output],
+          skip_unchanged: bool = False) -> list[Path]:
+    """Write every output and the manifest atomically; return the files written.
+
+    With ``skip_unchanged`` a file whose bytes are already on disk is left
+    alone (watch: PDF viewers reload only what changed).
+    """
+    out = prepare_dir(out_dir)
+    written = []
+    files = [(o.name, o.data) for o in outputs] + [(manifest_name(ctx), manifest(ctx, outputs))]
+    for name, data in files:
+        target = out / name
+        if skip_unchanged and _same_bytes(target, data):
+            continue
+        write_bytes(target, data)
+        written.append(target)
+    return written
+
+
+def _same_bytes(path: Path, data: bytes) -> bool:
+    try:
+        return (path.is_file() and not path.is_symlink() and path.stat().st_size == len(data)
+                and path.read_bytes() == data)
+    except OSError:
+        return False
+
+
+# ---------------------------------------------------------------------------
+# The commands' entry points
+
+
+def validate(pack_arg: str | None) -> str:
+    """load + check + resolve (no drawing); a one-line summary, or every problem."""
+    ctx = load_checked(pack_arg, PrintOptions())
+    plans = resolve(ctx)
+    ds, game = ctx.dataset, ctx.game
+    counts = []
+    for deck in ds.config.get("decks") or []:
+        holder = next((plan for job, plan in plans if job.key == "decks"), [])
+        n = sum(len(d.cards) for group in holder for d in group.decks if d.id == deck["id"])
+        counts.append(f"{n} {deck['id']}")
+    for key, what in (("boards", "board"), ("documents", "document")):
+        n = sum(len(plan) for job, plan in plans if job.key == key)
+        if n:
+            counts.append(f"{n} {what}{'s' if n > 1 else ''}")
+    return (f"{ds.config['name']}: OK - {len(ds.docs)} data files, "
+            + (", ".join(counts) if counts else "no decks")
+            + (f"; {len(game.rule_names)} consistency rules passed" if game and game.rule_names
+               else ""))
+
+
+def build(pack_arg: str | None, out_dir: Path, options: PrintOptions,
+          progress: Progress = None) -> str:
+    """Build every output of a pack; return a short report."""
+    started = time.perf_counter()
+    source_date_epoch()  # reportlab reads it too, and would crash on a bad value
+    ctx = load_checked(pack_arg, options)
+    outputs = render(ctx, progress)
+    written = write(out_dir, ctx, outputs)
+    seconds = time.perf_counter() - started
+    lines = [f"{o.name}: {o.pages} pages" + (f" ({', '.join(f'{v} {k}' for k, v in o.counts.items())})"
+                                            if o.counts else "") for o in outputs]
+    lines.append(f"wrote {len(written)} files to {out_dir} in {seconds:.2f} s")
+    return "\n".join(lines)

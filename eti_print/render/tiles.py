@@ -1,0 +1,263 @@
+"""Boards larger than the paper, drawn sheet by sheet: tiles, glue strips, marks, page map.
+
+A board is drawn once into a PDF form; ``draw_tiled`` places it, clipped, on
+each sheet of its tiling (``imposition.tile``).  Assembly: cut every sheet
+along its crop marks; a sheet's left and top strips (when it has a neighbour
+there) are glue strips, hatched and labelled, that slide under the
+neighbouring sheet until that sheet's edge meets the dashed line.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Sequence
+
+from reportlab.lib.colors import HexColor
+from reportlab.pdfgen.canvas import Canvas
+
+from ..imposition import Line, Rect, Tile, Tiling, draw_crop_marks, page_map_label
+from ..text import TextStyle, draw as draw_text, fit_markup
+from ..units import mm
+
+if TYPE_CHECKING:  # pragma: no cover
+    from ..context import Context
+
+NAVY = "#1E2430"
+
+
+def drawn_rect(tiling: Tiling, t: Tile, bleed: float) -> Rect:
+    """The part of the page a tile prints: its area plus bleed on the board's outer edges."""
+    p = t.placed
+    return p.expanded(bleed if t.left is None else 0.0, bleed if t.below is None else 0.0,
+                      bleed if t.right is None else 0.0, bleed if t.above is None else 0.0)
+
+
+def tile_crop_marks(tiling: Tiling, t: Tile, bleed: float, length: float,
+                    offset: float) -> list[Line]:
+    """Marks on the extension of the tile's four cut lines, outside what it prints."""
+    d = drawn_rect(tiling, t, bleed)
+    p = t.placed
+    pw, ph = tiling.paper
+
+    def room(available: float) -> float:
+        return max(0.0, min(length, available))
+
+    lines = []
+    top, bottom = room(ph - d.top - offset), room(d.y - offset)
+    left, right = room(d.x - offset), room(pw - d.right - offset)
+    for x in (p.x, p.right):
+        if top:
+            lines.append(Line(x, d.top + offset, x, d.top + offset + top))
+        if bottom:
+            lines.append(Line(x, d.y - offset, x, d.y - offset - bottom))
+    for y in (p.y, p.top):
+        if left:
+            lines.append(Line(d.x - offset, y, d.x - offset - left, y))
+        if right:
+            lines.append(Line(d.right + offset, y, d.right + offset + right, y))
+    return lines
+
+
+def glue_strips(tiling: Tiling, t: Tile) -> list[tuple[str, Rect, int]]:
+    """The strips of ``t`` that slide under a neighbour: (side, rect, neighbour page)."""
+    out = []
+    for side in ("left", "above"):
+        strip = tiling.strip(t, side)
+        neighbour = t.neighbour(side)
+        if strip is not None and neighbour is not None:
+            out.append((side, strip, neighbour))
+    return out
+
+
+class _Text:
+    """Small helper: fitted text in the pack's fonts (never a built-in font)."""
+
+    def __init__(self, ctx: "Context"):
+        self.ctx = ctx
+        self.cache: dict[tuple, Any] = {}
+
+    def draw(self, canvas: Canvas, markup: str, x: float, y: float, w: float, h: float,
+             role: str = "label", size: float = 6.5, color: str = NAVY, align: str = "left",
+             valign: str = "middle", backdrop: str | None = None) -> None:
+        """Fit and draw; ``backdrop`` paints a rounded box behind a centred single line."""
+        key = (markup, w, h, role, size, color, align, valign)
+        fitted = self.cache.get(key)
+        if fitted is None:
+            style = TextStyle(family=self.ctx.fonts[role], size=size, min_size=min(size, 5.0),
+                              color=HexColor(color), align=align, valign=valign)
+            fitted = fit_markup(markup, w, h, style, self.ctx.art,
+                                where="boards", field="page map")
+            self.cache[key] = fitted
+        if backdrop is not None and fitted.lines:
+            line = fitted.lines[0]
+            pad = mm(1.5)
+            lw = max(ln.width for ln in fitted.lines)
+            top = line.baseline + fitted.cap_height
+            bottom = fitted.lines[-1].baseline
+            canvas.saveState()
+            canvas.setFillColor(HexColor(backdrop))
+            canvas.roundRect(x + (w - lw) / 2 - pad, y + bottom - pad, lw + 2 * pad,
+                             top - bottom + 2 * pad, mm(1), stroke=0, fill=1)
+            canvas.restoreState()
+        draw_text(canvas, fitted, x, y)
+
+
+def _escape(text: str) -> str:
+    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+
+
+def draw_tile_page(canvas: Canvas, form: str, board: Any, tiling: Tiling, t: Tile,
+                   settings: Any, text: _Text, hatches: dict[tuple, str]) -> None:
+    """One sheet: its part of the board, glue strips, crop marks and page map.
+
+    ``hatches`` are the glue-strip forms by strip size (``_hatch_form``).
+    """
+    spec = board.spec
+    d = drawn_rect(tiling, t, spec.bleed)
+    # the board, clipped to this sheet's part
+    canvas.saveState()
+    clip = canvas.beginPath()
+    clip.rect(d.x, d.y, d.w, d.h)
+    canvas.clipPath(clip, stroke=0, fill=0)
+    canvas.translate(t.placed.x - t.area.x, t.placed.y - t.area.y)
+    canvas.doForm(form)
+    canvas.restoreState()
+
+    # glue strips: hatched, labelled, with the line the neighbour's edge meets
+    for side, strip, neighbour in glue_strips(tiling, t):
+        _draw_glue_strip(canvas, side, strip, neighbour, tiling, text, hatches)
+
+    draw_crop_marks(canvas, tile_crop_marks(tiling, t, spec.bleed, settings.mark_length,
+                                            settings.mark_offset), settings.mark_stroke)
+    if tiling.tiled:
+        _draw_page_map(canvas, board, tiling, t, d, text)
+
+
+def _hatch_form(canvas: Canvas, w: float, h: float, forms: dict[tuple, str]) -> str:
+    """A form of a ``w`` x ``h`` glue strip: white and grey hatching (one per size)."""
+    key = (round(w, 3), round(h, 3))
+    name = forms.get(key)
+    if name is None:
+        name = f"glue{len(forms)}"
+        canvas.beginForm(name, 0, 0, w, h)
+        canvas.saveState()
+        clip = canvas.beginPath()
+        clip.rect(0, 0, w, h)
+        canvas.clipPath(clip, stroke=0, fill=0)
+        canvas.setStrokeColor(HexColor("#FFFFFF"))
+        canvas.setLineWidth(1.6)
+        canvas.setDash([], 0)
+        step = mm(3)
+        path = canvas.beginPath()
+        k = 0.0
+        while k <= w + h:
+            path.moveTo(k, 0)
+            path.lineTo(k - h, h)
+            k += step
+        canvas.drawPath(path, stroke=1, fill=0)
+        canvas.setStrokeColor(HexColor("#7A808C"))
+        canvas.setLineWidth(0.4)
+        canvas.drawPath(path, stroke=1, fill=0)
+        canvas.restoreState()
+        canvas.endForm()
+        forms[key] = name
+    return name
+
+
+def _draw_glue_strip(canvas: Canvas, side: str, strip: Rect, neighbour: int, tiling: Tiling,
+                     text: _Text, hatches: dict[tuple, str]) -> None:
+    canvas.saveState()
+    canvas.translate(strip.x, strip.y)
+    canvas.doForm(hatches[(round(strip.w, 3), round(strip.h, 3))])
+    canvas.restoreState()
+    # the line the neighbour's cut edge is laid on, extended into the margins
+    canvas.saveState()
+    canvas.setStrokeColor(HexColor(NAVY))
+    canvas.setLineWidth(0.6)
+    canvas.setDash([3, 2], 0)
+    pw, ph = tiling.paper
+    inset = 0.3  # half the line inside the strip: the neighbour's edge hides it
+    if side == "left":
+        x = strip.right - inset
+        canvas.line(x, strip.y, x, strip.top)
+        canvas.setDash([], 0)
+        canvas.line(x, strip.top + mm(1), x, min(ph, strip.top + mm(6)))
+        canvas.line(x, strip.y - mm(1), x, max(0.0, strip.y - mm(6)))
+    else:
+        y = strip.y + inset
+        canvas.line(strip.x, y, strip.right, y)
+        canvas.setDash([], 0)
+        canvas.line(strip.x - mm(1), y, max(0.0, strip.x - mm(6)), y)
+        canvas.line(strip.right + mm(1), y, min(pw, strip.right + mm(6)), y)
+    canvas.restoreState()
+    label = f"GLUE - SHEET {neighbour + 1} COVERS THIS STRIP UP TO THE DASHED LINE"
+    canvas.saveState()
+    if side == "left":
+        canvas.translate(strip.x + strip.w / 2, strip.y + strip.h / 2)
+        canvas.rotate(90)
+        w, h = min(strip.h - mm(20), mm(150)), strip.w - mm(3)
+        text.draw(canvas, label, -w / 2, -h / 2, w, h, size=7, align="center",
+                  backdrop="#FFFFFF")
+    else:
+        w, h = min(strip.w - mm(20), mm(150)), strip.h - mm(3)
+        text.draw(canvas, label, strip.x + (strip.w - w) / 2, strip.y + (strip.h - h) / 2, w,
+                  h, size=7, align="center", backdrop="#FFFFFF")
+    canvas.restoreState()
+
+
+def _draw_page_map(canvas: Canvas, board: Any, tiling: Tiling, t: Tile, d: Rect,
+                   text: _Text) -> None:
+    """In the roomier of the sheet's top and bottom margins (the board's bleed
+    makes one of them narrower): a small map of the sheets, this one filled,
+    and where it goes."""
+    pw, ph = tiling.paper
+    cell_w, cell_h = mm(4), mm(2.4)
+    map_h = max(tiling.rows * cell_h, mm(3))
+    below, above = d.y, ph - d.top
+    if below >= above:
+        y0 = max(0.0, (below - map_h) / 2)
+    else:
+        y0 = d.top + (above - map_h) / 2
+    label = (f"<b>{_escape(board.title)}</b>  -  {page_map_label(tiling, t)}.  "
+             "Cut on the crop marks; print at 100 %.")
+    text_w = mm(175)
+    x0 = (pw - (tiling.cols * cell_w + mm(3) + text_w)) / 2
+    canvas.saveState()
+    canvas.setLineWidth(0.4)
+    canvas.setStrokeColor(HexColor(NAVY))
+    for other in tiling.tiles:
+        cx = x0 + other.col * cell_w
+        cy = y0 + (tiling.rows - 1 - other.row) * cell_h
+        canvas.setFillColor(HexColor(NAVY if other.page == t.page else "#FFFFFF"))
+        canvas.rect(cx, cy, cell_w, cell_h, stroke=1, fill=1)
+    canvas.restoreState()
+    text.draw(canvas, label, x0 + tiling.cols * cell_w + mm(3), y0, text_w, map_h,
+              role="body", size=6.5, align="left", valign="middle")
+
+
+def draw_tiled(canvas: Canvas, ctx: "Context", boards: Sequence[Any], forms: Sequence[str],
+               tilings: Sequence[Any], marks: Any) -> int:
+    """Every board form on its tile pages (glue strips, marks, page map, bookmarks).
+
+    ``boards`` need ``id`` and ``title``; ``marks`` is what ``draw_tile_page``
+    reads the glue-strip and mark settings from.  Returns the page count.
+    """
+    text = _Text(ctx)
+    hatches: dict[tuple, str] = {}
+    for tiling in tilings:
+        for t in tiling.tiles:
+            for _, strip, _ in glue_strips(tiling, t):
+                _hatch_form(canvas, strip.w, strip.h, hatches)
+    pages = 0
+    for board, form, tiling in zip(boards, forms, tilings):
+        key = f"board-{board.id}"
+        for t in tiling.tiles:
+            canvas.setPageSize(tiling.paper)
+            if t.page == 0:
+                canvas.bookmarkPage(key)
+                sheets = f"{tiling.pages} sheets" if tiling.pages > 1 else "1 sheet"
+                canvas.addOutlineEntry(f"{board.title} ({sheets})", key, level=0)
+            draw_tile_page(canvas, form, board, tiling, t, marks, text, hatches)
+            canvas.showPage()
+            pages += 1
+    return pages
+
