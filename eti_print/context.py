@@ -13,7 +13,6 @@ from .options import PrintOptions
 if TYPE_CHECKING:  # pragma: no cover
     from .dataset import Dataset
     from .fonts import FontSet
-    from .games import Game
     from .layout import LayoutLibrary
     from .pack import Pack
     from .sheets import SheetSettings
@@ -34,7 +33,7 @@ class Context:
     sheets: "SheetSettings"
     options: PrintOptions
     model: Any = None        # the game's model of the data (None for a pack without a game)
-    game: "Game | None" = None
+    game: Any = None         # the pack's game plugin (eti_print.games.Game), if any
     cache: Any = None        # a cache.BuildCache when rebuilding in one process (watch)
 
     @property

@@ -524,8 +524,8 @@ def _tts_readme(ctx: Any, decks: Sequence[ExportDeck], objects: Sequence[dict],
               "every face sheet holds the hidden-card image (the deck's back); BackIsHidden",
               "is on, so TTS shows a card's back while it is hidden. Copies of a card share",
               "one cell. A deck whose cards all have the same back has one back image",
-              "(<deck>-back); a deck whose backs differ (projects by tech level, agendas by",
-              "company) has a back sheet laid out like its face sheet (<deck>-backs-N, TTS",
+              "(<deck>-back); a deck whose backs differ (a back per level or per faction, say)",
+              "has a back sheet laid out like its face sheet (<deck>-backs-N, TTS",
               "\"UniqueBack\"), so it stays one deck and every card keeps its own back.", "",
               "Decks:"]
     for deck, obj in zip(decks, objects):

@@ -342,7 +342,7 @@ def _parse(markup: str) -> tuple[Run, ...]:
             value = names[0][1]
             if not _ART_ID_RE.match(value):
                 raise _MarkupError(f"icon name {value!r} is not an art id",
-                                   "art ids are lowercase slugs such as threat-spy")
+                                   "art ids are lowercase slugs such as card-icon")
             runs.append(Run("icon", "", bold > 0, italic > 0, value))
         pos = t.end()
     if stack:

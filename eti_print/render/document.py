@@ -1615,7 +1615,7 @@ def paginate(flowables: Sequence[Flowable], theme: Theme) -> list[Page]:
         if h > fh + _EPS:
             raise _overflow(f, f"is {h:.0f} pt tall and does not fit on a page "
                             f"({fh:.0f} pt)")
-        # it fits an empty page but wants company it cannot have: place it anyway
+        # it fits an empty page but wants a neighbour it cannot have: place it anyway
         place(f, y, h)
     if page.items or not pages:
         pages.append(page)

@@ -1,0 +1,160 @@
+"""The staged build: validate runs load, check and resolve, so it fails exactly when build
+would; every problem of every output comes in one run; one template context everywhere."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from pypdf import PdfReader
+
+from eti_print.cli import main
+from eti_print.errors import Problem, combine
+from eti_print.options import PrintOptions
+from eti_print.pipeline import build, validate
+
+from conftest import copy_pack, edit, line_of
+
+
+def failing(pack, capsys) -> list[str]:
+    """What ``validate`` and ``build`` print for a broken pack; both must exit 1 alike."""
+    assert main(["validate", str(pack)]) == 1
+    validated = capsys.readouterr().err.splitlines()
+    assert main(["build", str(pack), "--out", str(pack.parent / "out")]) == 1
+    built = capsys.readouterr().err.splitlines()
+    assert built == validated and not (pack.parent / "out").exists()
+    assert not any("Traceback" in line for line in validated)
+    return validated
+
+
+# -- validate = load + check + resolve ---------------------------------------------------
+
+def test_a_bad_unit_in_a_card_layout_fails_validate(tmp_path, capsys):
+    pack = copy_pack(tmp_path / "pack")
+    layout = pack / "templates/layouts/event.yaml"
+    edit(layout, "    size: 14pt", "    size: 14qq")
+    lines = failing(pack, capsys)
+    line = line_of(layout, "size: 14qq")
+    assert lines == [f"templates/layouts/event.yaml:{line}: boxes.title.size: unknown unit 'qq' "
+                     "in '14qq' (hint: give a unit: mm, cm, in or pt)",
+                     "eti-print: 1 problem found"]
+
+
+def test_a_layout_typo_is_reported_once_with_the_cards_it_hits(tmp_path, capsys):
+    pack = copy_pack(tmp_path / "pack")
+    layout = pack / "templates/layouts/event.yaml"
+    edit(layout, 'text: "{{ card.title }}"', 'text: "{{ card.titel }}"')
+    lines = failing(pack, capsys)
+    line = line_of(layout, "card.titel")
+    assert lines[0].startswith(f"templates/layouts/event.yaml:{line}: boxes.title.text: 'dict "
+                               "object' has no attribute 'titel' in 25 cards: "
+                               "events.events[0..24] (hint: names available here: card,")
+    assert lines[-1] == "eti-print: 1 problem found"
+
+
+@pytest.mark.parametrize("missing, expected", [
+    ("fonts/fonts.yaml", "fonts.yaml"),
+    ("templates/sheets.yaml", "templates/sheets.yaml"),
+    ("templates/layouts/agenda-back.yaml", "agenda-back"),
+    ("templates/boards/boards.yaml", "boards.yaml"),
+    ("templates/booklet/glossary.j2", "glossary.j2"),
+])
+def test_a_missing_resource_fails_validate(tmp_path, capsys, missing, expected):
+    pack = copy_pack(tmp_path / "pack")
+    (pack / missing).unlink()
+    lines = failing(pack, capsys)
+    assert any(expected in line for line in lines), lines
+
+
+@pytest.mark.parametrize("path, old, new, where", [
+    # a board layout
+    ("templates/layouts/board-alien.yaml", "description: Alien gameboard.",
+     "description: Alien gameboard.\nbogus: 1", "templates/layouts/board-alien.yaml:"),
+    # a token layout
+    ("templates/layouts/token-face.yaml", "width: 3.2mm", "width: 3.2qq",
+     "templates/layouts/token-face.yaml:"),
+    # a sheet setting
+    ("templates/sheets.yaml", "bleed: 3mm", "bleed: 3", "templates/sheets.yaml:"),
+    # the booklet's template
+    ("templates/booklet/colophon.j2", "{{ pack.slug }}", "{{ pack.slug.nope }}",
+     "templates/booklet/colophon.j2:"),
+    # a font role a job needs
+    ("fonts/fonts.yaml", "label:", "labels:", "fonts/fonts.yaml"),
+])
+def test_every_kind_of_broken_output_fails_validate_with_its_file(tmp_path, capsys, path, old,
+                                                                 new, where):
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / path, old, new)
+    lines = failing(pack, capsys)
+    assert any(line.startswith(where) for line in lines), lines
+
+
+def test_two_broken_outputs_report_every_problem_in_one_run(tmp_path, capsys):
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / "templates/layouts/event.yaml", "    size: 14pt", "    size: 14qq")
+    edit(pack / "templates/layouts/token-face.yaml", "width: 3.2mm", "width: 3.2qq")
+    edit(pack / "templates/layouts/board-alien.yaml", "description: Alien gameboard.",
+         "description: Alien gameboard.\nbogus: 1")
+    lines = failing(pack, capsys)
+    files = {line.split(":", 1)[0] for line in lines[:-1]}
+    assert files == {"templates/layouts/event.yaml", "templates/layouts/token-face.yaml",
+                     "templates/layouts/board-alien.yaml"}
+    assert re.fullmatch(r"eti-print: \d+ problems found", lines[-1])
+
+
+def test_validate_summarises_what_build_would_write():
+    summary = validate(None)
+    assert summary.startswith("E.T.I.: Estimated Time to Invasion: OK - 11 data files, 90 "
+                              "research, 40 projects, 25 events, 18 agendas, 10 endgame, "
+                              "7 player-aids, 7 boards, 1 document;")
+    assert "consistency rules passed" in summary
+
+
+# -- one template context ------------------------------------------------------------------
+
+BASE_NAMES = "{{ pack.slug }}|{{ options.paper }}|{{ ink_saver }}|{{ lookup('fields.fields', 'physics').name }}|{{ data.game.game.title }}"
+
+
+def test_every_template_sees_the_same_base_names(tmp_path):
+    pack = copy_pack(tmp_path / "pack")
+    # a token layout, a board layout, a card layout and the booklet
+    for layout, box in (("token-face.yaml", "glint"), ("board-alien.yaml", None),
+                        ("endgame-back.yaml", None)):
+        path = pack / "templates/layouts" / layout
+        text = path.read_text(encoding="utf-8")
+        path.write_text(text.rstrip() + "\n  names_probe:\n    type: text\n    x: 1mm\n"
+                        "    y: 1mm\n    width: 60mm\n    height: 6mm\n    size: 6pt\n"
+                        f"    text: \"{BASE_NAMES}\"\n", encoding="utf-8")
+    edit(pack / "templates/booklet/colophon.j2", "<h1 short=\"The game\">",
+         f"<p>{BASE_NAMES}</p>\n<h1 short=\"The game\">")
+    out = tmp_path / "out"
+    build(str(pack), out, PrintOptions(paper="letter", ink_saver=True))
+    expected = "eti|letter|True|Physics|"
+    for name in ("eti-tokens-ink-saver.pdf", "eti-boards-ink-saver.pdf",
+                 "eti-cards-ink-saver.pdf", "eti-rules-reference-ink-saver.pdf"):
+        text = " ".join(p.extract_text() for p in PdfReader(out / name).pages)
+        assert expected in text, name
+
+
+# -- problems ----------------------------------------------------------------------------
+
+def test_problems_alike_but_for_their_card_are_merged():
+    hit = [Problem("bad", "l.yaml", 3, None, "boxes.x", None, f"card ev.ev[{i}] 'E{i}' (e:1)")
+           for i in (0, 1, 2, 5, 7, 8)]
+    other = Problem("other", "l.yaml", 9)
+    merged = combine(hit + [other, other])
+    assert [str(p) for p in merged] == [
+        "l.yaml:3: boxes.x: bad in 6 cards: ev.ev[0..2, 5, 7..8]", "l.yaml:9: other"]
+    single = combine(hit[:1])
+    assert str(single[0]) == "l.yaml:3: boxes.x: card ev.ev[0] 'E0' (e:1): bad"
+
+
+def test_print_options_check_themselves():
+    from eti_print.errors import UsageError
+    with pytest.raises(UsageError):
+        PrintOptions(paper="a5")
+    with pytest.raises(UsageError):
+        PrintOptions(duplex="sideways")
+    with pytest.raises(UsageError):
+        PrintOptions(back_offset=(float("nan"), 0))
+    assert PrintOptions(paper="letter").page == (612.0, 792.0)
