@@ -211,7 +211,7 @@ def rich(shorthand: Any) -> Markup:
 
 
 def icon(name: str) -> Markup:
-    """The markup of one inline icon (for templates: ``{{ 'ufo' | icon }}``)."""
+    """The markup of one inline icon (for templates: ``{{ 'star' | icon }}``)."""
     if not isinstance(name, str) or not _ART_ID_RE.match(name):
         raise ValueError(f"{name!r} is not an art id (lowercase letters, digits and dashes)")
     return Markup(f'<icon name="{name}"/>')
