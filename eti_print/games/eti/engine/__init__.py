@@ -20,17 +20,20 @@ ports), ``game`` (game length, drawing projects, votes) and ``invasion``.
 This package re-exports their public names, so ``engine.score`` and
 ``from .engine import Card`` keep working.
 
-Nothing here reads files, prints or keeps state.  The rulebook's constants
-come in through ``Rules`` (its defaults are the printed values; the database
-builds one from ``cards/game.yaml``).  Bad values raise ``ValueError`` with a
+Nothing here reads files, prints or keeps state.  What the data decides
+comes in as values the database builds: the threats (ids and printed names)
+and the multipliers of the research deck as a ``Deck`` (``cards/threats.yaml``,
+``cards/research.yaml``), the rulebook's constants as ``Rules``
+(``cards/game.yaml``).  Their defaults, ``DEFAULT_DECK`` and ``Rules()``, are
+the printed rulebook's, for callers without data.  Bad values raise ``ValueError`` with a
 one-line message; callers at the boundary turn that into their own errors.
 """
 
 from __future__ import annotations
 
 
-from .cards import KINDS, MULTIPLIERS, THREATS, Card, CardKind, normalize_threat, parse_card, \
-    parse_queue
+from .cards import DEFAULT_DECK, KINDS, MULTIPLIER_FACTORS, MULTIPLIERS, THREATS, Card, \
+    CardKind, Deck, normalize_threat, parse_card, parse_queue
 from .rules import Rules, ThreatAttack
 from .score import Attachment, Contribution, Destruction, Score, safe_score, score
 from .swaps import Best, best_order, inversions
@@ -43,8 +46,8 @@ from .invasion import PUBLIC_DOMAIN, SIDES, TOP_SECRET, Attack, AttackLine, Defe
     mash_cards, resolve_company, winner
 
 __all__ = [
-    "KINDS", "MULTIPLIERS", "THREATS", "Card", "CardKind", "normalize_threat", "parse_card",
-    "parse_queue",
+    "DEFAULT_DECK", "KINDS", "MULTIPLIER_FACTORS", "MULTIPLIERS", "THREATS", "Card", "CardKind",
+    "Deck", "normalize_threat", "parse_card", "parse_queue",
     "Rules", "ThreatAttack",
     "Attachment", "Contribution", "Destruction", "Score", "safe_score", "score",
     "Best", "best_order", "inversions",

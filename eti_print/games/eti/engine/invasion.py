@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Protocol, Sequence
 
-from .cards import Card, _immunities
+from .cards import DEFAULT_DECK, Card, Deck
 from .game import MAX_TECH_LEVEL
 from .rules import Rules
 
@@ -75,9 +75,10 @@ class Attack:
 
 
 def attack_value(card: Card, human_immune: Iterable[str], alien_tactics: Iterable[str],
-                 rules: Rules = Rules()) -> int:
-    """What one attack card is worth against one company."""
-    return _attack_line(card, _immunities(human_immune), _immunities(alien_tactics), rules).value
+                 rules: Rules = Rules(), deck: Deck = DEFAULT_DECK) -> int:
+    """What one attack card is worth against one company (threats named as in ``deck``)."""
+    return _attack_line(card, deck.immunities(human_immune), deck.immunities(alien_tactics),
+                        rules).value
 
 
 def _attack_line(card: Card, immune: frozenset[str], tactics: frozenset[str],
@@ -96,11 +97,14 @@ def _attack_line(card: Card, immune: frozenset[str], tactics: frozenset[str],
 
 
 def attack(cards: Iterable[Card], human_immune: Iterable[str], alien_tactics: Iterable[str],
-           brutality_base: int = 0, rules: Rules = Rules()) -> Attack:
-    """The total attack against one company: its attack cards plus the brutality base."""
+           brutality_base: int = 0, rules: Rules = Rules(), deck: Deck = DEFAULT_DECK) -> Attack:
+    """The total attack against one company: its attack cards plus the brutality base.
+
+    ``human_immune`` and ``alien_tactics`` name threats of ``deck``.
+    """
     if brutality_base < 0:
         raise ValueError(f"brutality base attack must be >= 0 (got {brutality_base})")
-    immune, tactics = _immunities(human_immune), _immunities(alien_tactics)
+    immune, tactics = deck.immunities(human_immune), deck.immunities(alien_tactics)
     return Attack(tuple(_attack_line(card, immune, tactics, rules) for card in cards),
                   brutality_base)
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, fields
 from types import MappingProxyType
 from typing import Any, Mapping
 
-from .cards import parse_card
+from .cards import multiplier_factor
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,9 @@ class Rules:
         """Rules from ``game.yaml``'s ``rules:`` section (already schema-checked).
 
         Every key is required and none may be unknown: a silently defaulted
-        constant would print a rule the data never stated.
+        constant would print a rule the data never stated.  An attack value
+        may name any multiplier (``x0`` to ``x9``): which ones the deck holds is
+        the research deck's business.
         """
         expected = {f.name for f in fields(cls)} - {"data_ports"}
         missing = sorted(expected - set(rules))
@@ -78,7 +80,7 @@ class Rules:
 
 
 def _multiplier_factor(key: str) -> int:
-    card = parse_card(str(key))
-    if card.kind != "multiplier":
-        raise ValueError(f"rules.multiplier_attack: {key!r} is not a multiplier (x0, x2, x3)")
-    return card.value
+    factor = multiplier_factor(str(key))
+    if factor is None:
+        raise ValueError(f"rules.multiplier_attack: {key!r} is not a multiplier (x0 to x9)")
+    return factor

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Iterable, Sequence
 
-from .cards import Card, _immunities, _port
+from .cards import DEFAULT_DECK, Card, Deck, _port
 from .rules import Rules
 
 _VERBS = {0: "zeroes", 2: "doubles", 3: "triples"}
@@ -60,32 +60,37 @@ class Score:
                  for c in self.contributions]
         return f"{' + '.join(terms) or '0'} = {self.total}"
 
-    def describe(self) -> list[str]:
-        """Short lines saying what each threat and multiplier did, in port order."""
+    def describe(self, deck: Deck = DEFAULT_DECK) -> list[str]:
+        """Short lines saying what each threat and multiplier did, in port order.
+
+        Threats are called by ``deck``'s printed names.
+        """
+        def at(index: int) -> str:
+            return f"{deck.label(self.order[index])} ({_port(index)})"
+
         events: list[tuple[int, str]] = []
         for d in self.destroyed:
-            events.append((d.threat, f"{self._at(d.threat)} destroys {self._at(d.card)}"))
+            events.append((d.threat, f"{at(d.threat)} destroys {at(d.card)}"))
         for i in self.ignored:
-            events.append((i, f"{self._at(i)} is ignored (immune)"))
+            events.append((i, f"{at(i)} is ignored (immune)"))
         for i in self.harmless:
-            events.append((i, f"{self._at(i)} has nothing left to destroy"))
+            events.append((i, f"{at(i)} has nothing left to destroy"))
         for a in self.attachments:
-            events.append((a.multiplier, self._multiplier_line(a)))
+            if a.target is None:
+                line = f"{at(a.multiplier)} has no effect (no number before it)"
+            else:
+                factor = self.order[a.multiplier].value
+                verb = _VERBS.get(factor)
+                line = (f"{at(a.multiplier)} {verb} {at(a.target)}" if verb else
+                        f"{at(a.multiplier)} multiplies {at(a.target)} by {factor}")
+            events.append((a.multiplier, line))
         return [line for _, line in sorted(events)]
 
-    def _at(self, index: int) -> str:
-        return f"{self.order[index].label} ({_port(index)})"
-
-    def _multiplier_line(self, a: Attachment) -> str:
-        if a.target is None:
-            return f"{self._at(a.multiplier)} has no effect (no number before it)"
-        factor = self.order[a.multiplier].value
-        verb = _VERBS.get(factor, f"multiplies by {factor}")
-        return f"{self._at(a.multiplier)} {verb} {self._at(a.target)}"
-
-
-def score(queue: Sequence[Card], immune: Iterable[str] = frozenset()) -> Score:
+def score(queue: Sequence[Card], immune: Iterable[str] = frozenset(),
+          deck: Deck = DEFAULT_DECK) -> Score:
     """Resolve a standard submission of ``queue`` (data port 1 first).
+
+    ``immune`` names threats of ``deck`` (ids or printed names).
 
     Threats resolve one by one from port 1: each one the company is not immune
     to destroys the highest numeric card later in the queue that is still
@@ -95,7 +100,7 @@ def score(queue: Sequence[Card], immune: Iterable[str] = frozenset()) -> Score:
     does nothing.
     """
     cards = tuple(queue)
-    immunities = _immunities(immune)
+    immunities = deck.immunities(immune)
     alive = [card.kind == "number" for card in cards]
     destroyed: list[Destruction] = []
     ignored: list[int] = []

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Iterable, Iterator, Sequence
 
-from .cards import Card, _immunities
+from .cards import DEFAULT_DECK, Card, Deck
 from .score import Score, score
 
 
@@ -50,8 +50,8 @@ def inversions(positions: Sequence[int]) -> int:
                if positions[a] > positions[b])
 
 
-def best_order(queue: Sequence[Card], swaps: int,
-               immune: Iterable[str] = frozenset()) -> Best:
+def best_order(queue: Sequence[Card], swaps: int, immune: Iterable[str] = frozenset(),
+               deck: Deck = DEFAULT_DECK) -> Best:
     """The highest standard total reachable with at most ``swaps`` adjacent swaps.
 
     Exact.  An order is reachable with k adjacent swaps iff it has at most k
@@ -62,10 +62,10 @@ def best_order(queue: Sequence[Card], swaps: int,
     if isinstance(swaps, bool) or not isinstance(swaps, int) or swaps < 0:
         raise ValueError(f"swaps must be a whole number >= 0 (got {swaps!r})")
     cards = tuple(queue)
-    immunities = _immunities(immune)
-    as_dealt = score(cards, immunities).total
+    immunities = deck.immunities(immune)
+    as_dealt = score(cards, immunities, deck).total
     positions = _SwapSearch(cards, immunities).run(swaps, as_dealt)
-    return Best(score([cards[p] for p in positions], immunities), inversions(positions),
+    return Best(score([cards[p] for p in positions], immunities, deck), inversions(positions),
                 positions)
 
 
