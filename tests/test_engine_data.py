@@ -15,12 +15,25 @@ from pathlib import Path
 import pytest
 
 from eti_print.cli import main
+from eti_print.errors import InputError
 from eti_print.games.eti import engine
 from eti_print.games.eti.engine import DEFAULT_DECK, Card, Deck, Rules
 from eti_print.games.eti.model import load_database
 from eti_print.pack import Pack
 
 ROOT = Path(__file__).resolve().parent.parent
+
+
+def _copy_pack(root: Path) -> Path:
+    """A copy of the shipped pack (its data, templates and fonts) at ``root``."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in ("pack.yaml", "cards", "templates", "fonts"):
+        source = ROOT / name
+        if source.is_dir():
+            shutil.copytree(source, root / name)
+        else:
+            shutil.copy(source, root / name)
+    return root
 
 
 def _edit(path: Path, *pairs: tuple[str, str]) -> None:
@@ -34,13 +47,7 @@ def _edit(path: Path, *pairs: tuple[str, str]) -> None:
 @pytest.fixture(scope="module")
 def variant(tmp_path_factory) -> Path:
     """The shipped pack with Arson renamed Sabotage and its four x3 cards made x2s."""
-    root = tmp_path_factory.mktemp("variant")
-    for name in ("pack.yaml", "cards", "templates", "fonts"):
-        source = ROOT / name
-        if source.is_dir():
-            shutil.copytree(source, root / name)
-        else:
-            shutil.copy(source, root / name)
+    root = _copy_pack(tmp_path_factory.mktemp("variant"))
     cards = root / "cards"
     _edit(cards / "threats.yaml",
           ("{id: arson, name: Arson, icon: threat-arson}",
@@ -64,6 +71,15 @@ def run(capsys, *argv: str) -> tuple[int, str, str]:
 
 
 # --- the shipped data is the rulebook's -------------------------------------
+
+def test_a_broken_threat_list_still_builds_a_deck(tmp_path):
+    """Model building never fails on bad threats: the schemas and checks report them."""
+    root = _copy_pack(tmp_path / "pack")
+    _edit(root / "cards" / "threats.yaml", ("{id: arson, name: Arson,", "{id: spy, name: Arson,"))
+    with pytest.raises(InputError) as info:
+        load_database(Pack.open(str(root)))
+    assert "spy" in str(info.value)
+
 
 def test_the_shipped_deck_is_the_default():
     shipped = load_database()
@@ -118,6 +134,8 @@ def test_scoring_resolves_immunities_against_the_deck():
 def test_a_bad_deck_is_refused():
     with pytest.raises(ValueError, match="both called"):
         Deck.of([("data-virus", "Data Virus"), ("virus", "Data-Virus")], [2])
+    with pytest.raises(ValueError, match="threats listed twice"):
+        Deck.of([("spy", "Spy"), ("spy", "Spy")], [2])
     with pytest.raises(ValueError, match="not a slug"):
         Deck.of([("Data Virus", "Data Virus")], [2])
     with pytest.raises(ValueError, match="multiplier"):

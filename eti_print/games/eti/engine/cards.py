@@ -97,6 +97,8 @@ class Deck:
         for threat in self.threats:
             if not isinstance(threat, str) or not _ID_RE.match(threat):
                 raise ValueError(f"threat id {threat!r} is not a slug (such as data-virus)")
+        if len(set(self.threats)) != len(self.threats):
+            raise ValueError(f"threats listed twice: {', '.join(self.threats)}")
         for factor in self.multipliers:
             if isinstance(factor, bool) or not isinstance(factor, int) or \
                     factor not in MULTIPLIER_FACTORS:
