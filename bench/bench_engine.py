@@ -62,11 +62,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1965)
     parser.add_argument("--repeat", type=int, default=3, help="runs per figure (default 3)")
     args = parser.parse_args()
-    deck = load_database().research_cards
+    db = load_database()
     rng = random.Random(args.seed)
-    report("shipped deck", [tuple(rng.sample(deck, 14)) for _ in range(args.queues)],
-           args.repeat)
-    report("hard queues", [parse_queue(text.split()) for text in HARD], args.repeat)
+    report("shipped deck", [tuple(rng.sample(db.research_cards, 14))
+                            for _ in range(args.queues)], args.repeat)
+    report("hard queues", [parse_queue(text.split(), db.deck) for text in HARD], args.repeat)
 
 
 if __name__ == "__main__":

@@ -6,11 +6,13 @@ import io
 
 import pytest
 from pypdf import PdfReader
+from reportlab.pdfbase import pdfmetrics
 
 from eti_print.games.eti.balance import MAX_TURNS, BalanceReport, render_report, simulate
 from eti_print.games.eti.engine import Card, Rules, parse_card
 from eti_print.fonts import load_fonts
 from eti_print.pack import Pack
+from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
 
 # A small deck with every kind of card, so every rule is exercised.
 DECK = [(parse_card(token), count) for token, count in
@@ -78,8 +80,12 @@ def test_bad_inputs(deck, difficulties, staffing, trials, message):
         simulate(deck, difficulties, staffing, seed=1, trials=trials, rules=Rules())
 
 
-def test_pdf_has_two_pages_embedded_fonts_and_is_reproducible(report):
-    fonts = load_fonts(Pack.open(None))
+@pytest.fixture(scope="module")
+def fonts():
+    return load_fonts(Pack.open(None))
+
+
+def test_pdf_has_two_pages_embedded_fonts_and_is_reproducible(report, fonts):
     pdf = render_report(report, fonts, "Test Game")
     assert pdf == render_report(report, fonts, "Test Game")
     reader = PdfReader(io.BytesIO(pdf))
@@ -87,9 +93,46 @@ def test_pdf_has_two_pages_embedded_fonts_and_is_reproducible(report):
     text = reader.pages[0].extract_text()
     assert "Test Game" in text and "Standard or safe?" in text
     assert "Turns to claim a project" in reader.pages[1].extract_text()
-    for page in reader.pages:
-        for font in page["/Resources"]["/Font"].values():
-            descriptor = font.get_object()
-            descriptor = descriptor.get("/FontDescriptor") or \
-                descriptor["/DescendantFonts"][0].get_object()["/FontDescriptor"]
-            assert "/FontFile2" in descriptor.get_object(), font.get_object()["/BaseFont"]
+    # the pack's fonts, every one embedded (the body, its bold for table headers, the title)
+    used = embedded_fonts(pdf)
+    for family, face in (("body", "regular"), ("body", "bold"), ("title", "regular")):
+        name = pdfmetrics.getFont(getattr(fonts[family], face)).face.name
+        name = name.decode() if isinstance(name, bytes) else name
+        assert any(font.endswith(name) for font in used), (name, used)
+    info = reader.metadata
+    assert info.title == "Test Game: balance report"
+    assert info.subject == "Monte Carlo balance report"
+    assert info.author == "eti-print" and info.creator == "eti-print"
+
+
+def test_pdf_prints_every_figure_of_the_report(report, fonts):
+    reader = PdfReader(io.BytesIO(render_report(report, fonts, "Test Game")))
+    first, second = (page.extract_text() for page in reader.pages)
+    assert f"seed {report.seed}" in first and f"{report.trials:,} trials per figure" in first
+    assert "P(standard < safe)" in first                          # escaped, then set
+    for row in report.queues:
+        assert f"{row.standard:.1f}" in first and f"{row.below_safe:.0%}" in first
+    for level in report.levels:
+        for staffing in report.staffing:
+            assert f"{report.turns(level, staffing):.1f}" in second
+    assert "Expected turns, by staffing" in second
+    for page, text in enumerate((first, second), 1):
+        assert f"page {page}" in text and f"seed {report.seed}" in text    # the footer
+
+
+def test_a_long_report_goes_on_over_more_pages(fonts):
+    deck = [(card, 2 * count) for card, count in DECK]
+    long = simulate(deck, DIFFICULTIES, [3, 4, 5, 6, 7, 8, 9, 10, 11], seed=3, trials=5,
+                    rules=Rules(data_ports=40))
+    pdf = render_report(long, fonts, "A & <B>")
+    reader = PdfReader(io.BytesIO(pdf))
+    assert len(reader.pages) == 3
+    text = "".join(page.extract_text() for page in reader.pages)
+    assert "A & <B>" in text
+    assert text.count("P(standard < safe)") == 2                   # the header, repeated
+    assert all(f"{row.standard:.1f}" in text for row in long.queues)
+
+
+@pytest.mark.skipif(NO_QPDF, reason="qpdf is not installed")
+def test_qpdf_check(report, fonts, tmp_path):
+    qpdf_check(render_report(report, fonts, "Test Game"), tmp_path)

@@ -524,10 +524,11 @@ class CardRow(Flowable):
 def cards_element(ctx: "Context") -> Custom:
     def build(node: Node, b: Builder) -> list[Flowable]:
         mode = b.choice(node, "mode", MODES, "score")
+        deck = ctx.model.deck           # the pack's threats and multipliers
         try:
-            cards = engine.parse_queue(node.attrs["queue"].split())
-            immune = [engine.normalize_threat(t) for t in node.attrs.get("immune", "").split()]
-            tactics = [engine.normalize_threat(t) for t in node.attrs.get("tactics", "").split()]
+            cards = engine.parse_queue(node.attrs["queue"].split(), deck)
+            immune = [deck.normalize_threat(t) for t in node.attrs.get("immune", "").split()]
+            tactics = [deck.normalize_threat(t) for t in node.attrs.get("tactics", "").split()]
         except ValueError as exc:
             raise b.error(node, f"<cards>: {exc}") from None
         if not cards:
@@ -539,8 +540,8 @@ def cards_element(ctx: "Context") -> Custom:
                               f"(got {part!r})")
             highlight.append(int(part))
         base = int(b.number(node, "base", 0, 0, 10_000))
-        score = engine.score(cards, immune)
-        attack = engine.attack(cards, immune, tactics, base, ctx.model.rules) \
+        score = engine.score(cards, immune, deck)
+        attack = engine.attack(cards, immune, tactics, base, ctx.model.rules, deck) \
             if mode == "attack" else None
         names = {t.id: t.name for t in ctx.model.threats}
         return [CardRow(cards, mode, b.icons, ctx.fonts, score, attack, immune, highlight, names)]

@@ -18,10 +18,14 @@ from .model import ROMAN, Database
 Rule = Callable[[Database], Iterable[Problem]]
 RULES: dict[str, Rule] = {}
 
+# The trait ids the program reads by name (the commands, the booklet, these
+# rules); the data must define exactly these, so they are a contract, not data.
 HUMAN_TRAITS = ("staffing", "creativity", "security", "analysis")
 ALIEN_TRAITS = ("eti", "intel", "tactics", "brutality")
 AGENDAS = ("conduct-research", "submit-findings", "switch-projects")
-MULTIPLIERS = (0, 2, 3)
+# The rulebook's multipliers: a design rule on the data (the engine itself
+# reads whatever multipliers the research deck holds, ``Database.deck``).
+MULTIPLIERS = engine.MULTIPLIERS
 _ICON_RE = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
 
 

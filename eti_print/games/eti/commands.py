@@ -2,8 +2,10 @@
 
 ``add_commands`` registers them on the main parser's subcommands; each
 handler takes the parsed arguments, prints to stdout and returns an exit
-code.  Bad card or threat names and negative counts raise ``UsageError``
-(exit 2); the CLI core turns that into a one-line message.
+code.  ``score`` and ``attack`` read cards by the pack's data (its threats
+and the multipliers its research deck holds) and total by its rules.  Bad
+card or threat names and negative counts raise ``UsageError`` (exit 2); the
+CLI core turns that into a one-line message.
 """
 
 from __future__ import annotations
@@ -17,8 +19,10 @@ from typing import Any, Iterable, Sequence
 from . import engine
 from ...errors import UsageError
 
-CARD_HELP = ("research cards in data-port order: numbers (50), multipliers (x0, x2, x3) and "
-             "threats (abduction, arson, data-virus, spy)")
+CARD_HELP = ("research cards in data-port order: numbers (50), the multipliers of the pack's "
+             "research deck (x0, x2, x3 in E.T.I.) and its threats by id or name (spy, "
+             "data-virus, 'Data Virus')")
+PACK_HELP = "pack folder whose cards and rules to use (default: the shipped E.T.I. pack)"
 DEFAULT_SEED = 1965
 DEFAULT_TRIALS = 1000
 
@@ -36,12 +40,14 @@ def add_commands(game: Any, subparsers: Any) -> None:
     p.add_argument("--swaps", type=int, metavar="N",
                    help="find the best order within N adjacent swaps")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--pack", metavar="DIR", help=PACK_HELP)
 
     p = game.command(
         subparsers, "attack", run_attack, help="total an endgame attack against one company",
-        description="Attack cards at the invasion: numbers at face value, x0/x2/x3 as "
-                    "10/20/30, threats by the alien's tactics and the company's immunities, "
-                    "plus the brutality base attack.")
+        description="Attack cards at the invasion: numbers at face value, multipliers as "
+                    "the pack's rules value them (x0/x2/x3 as 10/20/30 in E.T.I.), threats by "
+                    "the alien's tactics and the company's immunities, plus the brutality base "
+                    "attack.")
     p.add_argument("cards", nargs="+", metavar="CARD", help="attack cards: " + CARD_HELP)
     p.add_argument("--immune", action="append", default=[], metavar="THREAT",
                    help="a threat the company is immune to (repeatable)")
@@ -50,6 +56,7 @@ def add_commands(game: Any, subparsers: Any) -> None:
     p.add_argument("--brutality", type=int, default=0, metavar="N",
                    help="base attack from the alien's brutality (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
+    p.add_argument("--pack", metavar="DIR", help=PACK_HELP)
 
     p = game.command(
         subparsers, "balance", run_balance, help="write a Monte Carlo balance report (eti-balance.pdf)",
@@ -69,21 +76,23 @@ def add_commands(game: Any, subparsers: Any) -> None:
 
 
 def run_score(args: argparse.Namespace) -> int:
-    queue = _cards(args.cards)
-    immune = _threats(args.immune, "--immune")
+    db = _database(args)
+    queue = _cards(args.cards, db.deck)
+    immune = _threats(args.immune, "--immune", db.deck)
     if args.swaps is not None and args.swaps < 0:
         raise UsageError(f"--swaps must be 0 or more (got {args.swaps})")
-    as_dealt = engine.score(queue, immune)
-    best = engine.best_order(queue, args.swaps, immune) if args.swaps is not None else None
+    as_dealt = engine.score(queue, immune, db.deck)
+    best = (engine.best_order(queue, args.swaps, immune, db.deck)
+            if args.swaps is not None else None)
     if args.json:
-        print(json.dumps(_score_json(args, queue, immune, as_dealt, best), indent=2))
+        print(json.dumps(_score_json(args, queue, immune, as_dealt, best, db.rules), indent=2))
     else:
-        print("\n".join(_score_lines(args, queue, as_dealt, best)))
+        print("\n".join(_score_lines(args, queue, as_dealt, best, db)))
     return 0
 
 
 def _score_lines(args: argparse.Namespace, queue: tuple[engine.Card, ...],
-                 as_dealt: engine.Score, best: engine.Best | None) -> list[str]:
+                 as_dealt: engine.Score, best: engine.Best | None, db: Any) -> list[str]:
     result = best.score if best else as_dealt
     lines = [f"Total: {result.total}"]
     if best is not None:
@@ -92,15 +101,16 @@ def _score_lines(args: argparse.Namespace, queue: tuple[engine.Card, ...],
         lines.append("Order: " + " ".join(args.cards[i] for i in best.positions))
         if best.swaps_used:
             lines.append("Swaps: " + ", ".join(f"ports {p}-{p + 1}" for p in best.swaps()))
-    lines += ["  " + line for line in result.describe()]
+    lines += ["  " + line for line in result.describe(db.deck)]
     lines.append("  " + result.formula())
-    lines.append(f"Safe: {engine.safe_score(len(queue))} ({_plural(len(queue), 'card')} x 10)")
+    lines.append(f"Safe: {engine.safe_score(len(queue), db.rules)} "
+                 f"({_plural(len(queue), 'card')} x {db.rules.safe_value})")
     return lines
 
 
 def _score_json(args: argparse.Namespace, queue: tuple[engine.Card, ...],
                 immune: frozenset[str], as_dealt: engine.Score,
-                best: engine.Best | None) -> dict[str, Any]:
+                best: engine.Best | None, rules: engine.Rules) -> dict[str, Any]:
     positions = best.positions if best else tuple(range(len(queue)))
     result = best.score if best else as_dealt
     given = [args.cards[i] for i in positions]      # tokens as typed, in the final order
@@ -122,7 +132,7 @@ def _score_json(args: argparse.Namespace, queue: tuple[engine.Card, ...],
                          "target_port": None if a.target is None else a.target + 1}
                         for a in result.attachments],
         "formula": result.formula(),
-        "safe": engine.safe_score(len(queue)),
+        "safe": engine.safe_score(len(queue), rules),
     }
 
 
@@ -132,12 +142,16 @@ def _score_json(args: argparse.Namespace, queue: tuple[engine.Card, ...],
 
 
 def run_attack(args: argparse.Namespace) -> int:
-    cards = _cards(args.cards)
-    immune = _threats(args.immune, "--immune")
-    tactics = _threats(args.tactic, "--tactic")
+    db = _database(args)
+    cards = _cards(args.cards, db.deck)
+    immune = _threats(args.immune, "--immune", db.deck)
+    tactics = _threats(args.tactic, "--tactic", db.deck)
     if args.brutality < 0:
         raise UsageError(f"--brutality must be 0 or more (got {args.brutality})")
-    strike = engine.attack(cards, immune, tactics, args.brutality)
+    try:
+        strike = engine.attack(cards, immune, tactics, args.brutality, db.rules, db.deck)
+    except ValueError as exc:       # a multiplier the pack's rules give no attack value
+        raise UsageError(str(exc)) from None
     if args.json:
         print(json.dumps({
             "total": strike.total,
@@ -191,16 +205,22 @@ def run_balance(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 
 
-def _cards(tokens: Sequence[str]) -> tuple[engine.Card, ...]:
+def _database(args: argparse.Namespace) -> Any:
+    """The pack's database: its deck (threats, multipliers) and rules."""
+    from .model import load_database
+    return load_database(args.game_pack)
+
+
+def _cards(tokens: Sequence[str], deck: engine.Deck) -> tuple[engine.Card, ...]:
     try:
-        return engine.parse_queue(tokens)
+        return engine.parse_queue(tokens, deck)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
 
 
-def _threats(names: Iterable[str], option: str) -> frozenset[str]:
+def _threats(names: Iterable[str], option: str, deck: engine.Deck) -> frozenset[str]:
     try:
-        return frozenset(engine.normalize_threat(name) for name in names)
+        return frozenset(deck.normalize_threat(name) for name in names)
     except ValueError as exc:
         raise UsageError(f"{option}: {exc}") from None
 

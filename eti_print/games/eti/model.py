@@ -162,6 +162,7 @@ class Database:
     rules: engine.Rules
     fields: tuple[Field, ...]
     threats: tuple[Threat, ...]
+    deck: engine.Deck               # the threats and multipliers the engine reads cards by
     human_traits: tuple[Trait, ...]
     alien_traits: tuple[Trait, ...]
     companies: tuple[Company, ...]
@@ -208,12 +209,33 @@ def _trait(item: dict[str, Any], side: str) -> Trait:
                  side)
 
 
+def build_deck(ds: Dataset) -> engine.Deck:
+    """What the engine reads research cards by: the threats of ``threats.yaml`` (ids
+    and printed names, in file order) and the multipliers ``research.yaml`` holds.
+
+    Never fails: a threat that is malformed or clashes with an earlier one, or
+    a multiplier no token can name (x10), is left out here; the schemas and
+    checks report it.
+    """
+    pairs: list[tuple[str, str]] = []
+    for t in ds.items("threats.threats"):
+        candidate = pairs + [(t.get("id"), t.get("name"))] if isinstance(t, dict) else pairs
+        try:
+            engine.Deck.of(candidate, ())
+        except (AttributeError, TypeError, ValueError):
+            continue
+        pairs = candidate
+    factors = [r.get("value", 0) for r in ds.items("research.research")
+               if isinstance(r, dict) and r.get("kind") == "multiplier"]
+    return engine.Deck.of(pairs, [f for f in engine.MULTIPLIER_FACTORS if f in factors])
+
+
 def build_database(ds: Dataset) -> Database:
     """Typed values from a dataset that has passed its schemas and checks."""
     game = ds.docs["game"].data["game"]
-    rules = ds.docs["game"].data["rules"]
     traits = ds.docs["traits"].data
     endgame = ds.docs["endgame"].data
+    deck = build_deck(ds)
     return Database(
         title=game["title"],
         players=(game["players"]["min"], game["players"]["max"]),
@@ -222,10 +244,11 @@ def build_database(ds: Dataset) -> Database:
         data_ports=game["data_ports"],
         tech_levels=tuple(game["tech_levels"]),
         lengths=tuple(GameLength(g["id"], g["name"], g["multiplier"]) for g in game["lengths"]),
-        rules=engine.Rules.from_mapping(rules, game["data_ports"]),
+        rules=engine.Rules.from_mapping(ds.docs["game"].data["rules"], game["data_ports"]),
         fields=tuple(Field(f["id"], f["name"], f["colour"], f["icon"])
                      for f in ds.items("fields.fields")),
         threats=tuple(Threat(t["id"], t["name"], t["icon"]) for t in ds.items("threats.threats")),
+        deck=deck,
         human_traits=tuple(_trait(t, "human") for t in traits["human"]),
         alien_traits=tuple(_trait(t, "alien") for t in traits["alien"]),
         companies=tuple(Company(c["id"], c["name"], c["colour"], c["logo"], c["motto"])
