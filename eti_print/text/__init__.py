@@ -5,10 +5,11 @@ Three layers:
 1. ``rich(shorthand)`` (``shorthand.py``) turns the designers' shorthand
    (``**bold**``, ``*italic*``, ``:art-id:``, newline) into the internal
    markup, escaping everything else, so ``R&D <Alpha>`` prints as itself.
-2. The internal markup (``markup.py``) is a tiny whitelisted language:
-   ``<b>``, ``<i>``, ``<br/>``, ``<icon name="slug"/>`` and the entities
-   ``&amp; &lt; &gt; &quot; &#NNN;``.  ``parse()`` reads it strictly into a
-   list of ``Run``s (``runs.py``); anything else is an ``InputError``.
+2. The internal markup is a tiny whitelisted language: ``<b>``, ``<i>``,
+   ``<br/>``, ``<icon name="slug"/>`` and the entities ``&amp; &lt; &gt;
+   &quot; &apos; &#NNN; &#xHHH;``.  ``parse()`` reads it strictly into a list
+   of ``Run``s (``runs.py``); anything else is an ``InputError``.  The parser
+   (``markup.py``, lxml hardened) is the one document markup is read with.
 3. ``fit()`` (``fitting.py``, with the line breaking of ``breaking.py`` and
    the metrics of ``style.py``) breaks runs into lines for a box, shrinking
    the size in 0.25 pt steps down to the style's minimum; if nothing fits it

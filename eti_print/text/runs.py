@@ -43,6 +43,5 @@ class Run:
 BREAK = Run("break")
 
 ALLOWED_TAGS = '<b>, <i>, <br/>, <icon name="art-id"/>'
-_ALLOWED_HINT = f"allowed tags are {ALLOWED_TAGS}; entities are &amp; &lt; &gt; &quot; &#NNN;"
 
 _ART_ID_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")

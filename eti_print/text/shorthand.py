@@ -7,7 +7,7 @@ from typing import Any
 
 from markupsafe import Markup, escape
 
-from .markup import _MarkupError, _parse
+from .markup import MarkupError, parse_runs
 from .runs import _ART_ID_RE
 
 # ---------------------------------------------------------------------------
@@ -148,8 +148,8 @@ def plain(value: Any) -> str:
     """The plain text of shorthand or markup: no tags, icons dropped, breaks as spaces."""
     markup = value if isinstance(value, Markup) else rich(value)
     try:
-        runs = _parse(str(markup))
-    except _MarkupError as exc:
+        runs = parse_runs(str(markup))
+    except MarkupError as exc:
         raise ValueError(exc.message) from None
     text = "".join(r.text if r.kind == "text" else " " for r in runs if r.kind != "icon")
     return " ".join(text.split())

@@ -1,9 +1,10 @@
 """A small document renderer: a strict XML-like language in, a paged PDF out.
 
 Packs write prose as jinja2 templates that render *document markup*: a
-whitelisted block language whose text is the card-text markup of ``text.py``
-(``<b>``, ``<i>``, ``<br/>``, ``<icon name=".."/>``, five entities).  This
-module knows nothing of any game; it reads the markup strictly, turns it
+whitelisted block language whose text is the card-text markup of ``text``
+(``<b>``, ``<i>``, ``<br/>``, ``<icon name=".."/>``, the same entities), read by
+the same parser (``text.markup``: lxml, hardened; exact lines).  This
+package knows nothing of any game; it reads the markup strictly, turns it
 into reportlab platypus flowables, places them on pages itself and draws
 the pages, one after the other or imposed two-up as a saddle-stitched
 booklet (``imposition_booklet``).

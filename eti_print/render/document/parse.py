@@ -1,36 +1,30 @@
-"""Reading document markup strictly into a tree of ``Node``s."""
+"""Reading document markup strictly into a tree of ``Node``s.
+
+The markup is read by the one parser of ``text.markup`` (lxml, hardened),
+the same that reads card text, so both levels accept the same entities and
+refuse the same things; this module checks the tree against the element
+whitelist of ``elements.py`` and reads inline elements with
+``text.markup.inline_runs``.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Mapping
 
+from lxml import etree
+
 from ...errors import InputError
-from ...text import parse
+from ...text.markup import INLINE_TAGS, MarkupError, Tree, inline_runs, parse_tree, vet
 from .elements import _ONLY_IN, BLOCKS, CHILDREN, EMPTY, INLINE, SPECS, Custom, ElementSpec, Node
 from .locate import Locate, _Source
 
-_TAG_RE = re.compile(
-    r"<(/?)([A-Za-z][A-Za-z0-9_-]*)"
-    r"((?:\s+[A-Za-z][A-Za-z0-9_-]*\s*=\s*(?:\"[^\"<>]*\"|'[^'<>]*'))*)"
-    r"\s*(/?)>")
-_ATTR_RE = re.compile(r"\s+([A-Za-z][A-Za-z0-9_-]*)\s*=\s*(?:\"([^\"<>]*)\"|'([^'<>]*)')")
-_ENTITY_RE = re.compile(r"&(?:(amp|lt|gt|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}));")
-_NAMED = {"amp": "&", "lt": "<", "gt": ">", "quot": '"', "apos": "'"}
 _COMMENT_RE = re.compile(r"<!--.*?-->", re.S)
-
-
-def _unescape(value: str) -> str:
-    def sub(m: re.Match) -> str:
-        if m.group(1):
-            return _NAMED[m.group(1)]
-        code = int(m.group(2)) if m.group(2) else int(m.group(3), 16)
-        if code > 0x10FFFF or 0xD800 <= code <= 0xDFFF or code < 32:
-            raise ValueError(f"entity {m.group(0)!r} is not a printable character")
-        return chr(code)
-    if "&" in value and re.search(r"&(?![A-Za-z]+;|#[0-9]+;|#x[0-9A-Fa-f]+;)", value):
-        raise ValueError("a literal '&' must be written &amp;")
-    return _ENTITY_RE.sub(sub, value)
+_ROOT_RE = re.compile(r"\s*<document[\s/>]")
+_SPACE_RE = re.compile(r"\s*")
+_TAG_HINT = 'tags look like <name attr="value">; write &lt; for a literal \'<\''
+_PLACES = {"document": "the document", "note": "a note", "box": "a box", "keep": "<keep>",
+           "cover": "the cover"}
 
 
 def _blank_comments(text: str) -> str:
@@ -54,133 +48,120 @@ def parse_document(markup: str, *, where: str | None = None, locate: Locate | No
         specs[name] = c.spec
     src = _Source(str(markup), where, locate)
     text = _blank_comments(src.text)
-    parser = _Parser(src, text, specs)
-    return parser.run()
+
+    def position(pos: int) -> str:
+        line = src.line(pos)
+        column = pos - src._starts[line - 1]
+        shown = src.line_text(line)
+        left = max(0, column - 20)
+        near = ("..." if left else "") + shown[left:column + 20].strip() + \
+            ("..." if column + 20 < len(shown) else "")
+        return f"at column {column + 1} in {near!r}"
+
+    def located(exc: MarkupError) -> InputError:
+        line = exc.line if exc.line is not None else src.line(exc.pos or 0)
+        message, hint = exc.message, exc.hint
+        if exc.kind == "trailing":
+            message, hint = "nothing may follow </document>", None
+        elif exc.kind == "unknown":
+            message = f"unknown element <{exc.name}>"
+            hint = "elements are " + ", ".join(sorted(specs))
+        elif exc.kind not in ("stray", "entity", "refused"):
+            hint = _TAG_HINT if exc.kind == "syntax" else None
+        snippet = src.line_text(line) if 0 < line <= len(src._starts) else ""
+        return src.error(message, line, snippet, hint)
+
+    start = _SPACE_RE.match(text).end()
+    if _ROOT_RE.match(text) is None:
+        if text.startswith(("<!", "<?"), start):   # a DOCTYPE, say: refused as such
+            try:
+                vet(text, position)
+            except MarkupError as exc:
+                raise located(exc) from None
+        raise src.error("document markup must start with <document>", src.line(start),
+                        text[start:start + 30].split("\n")[0],
+                        'wrap the whole booklet in <document title="..">...</document>')
+    try:
+        tree = parse_tree(text, fragment=False, position=position,
+                          names=set(specs) | set(INLINE_TAGS))
+    except MarkupError as exc:
+        raise located(exc) from None
+    return _Reader(src, tree, specs).element(tree.root, None)
 
 
-class _Parser:
-    def __init__(self, src: _Source, text: str, specs: Mapping[str, ElementSpec]):
+class _Reader:
+    """Checks the parsed tree against the whitelist, building ``Node``s."""
+
+    def __init__(self, src: _Source, tree: Tree, specs: Mapping[str, ElementSpec]):
         self.src = src
-        self.text = text
+        self.tree = tree
         self.specs = specs
-        self.pos = 0
 
-    def fail(self, message: str, pos: int, snippet: str = "", hint: str | None = None
+    def fail(self, message: str, line: int, snippet: str = "", hint: str | None = None
              ) -> InputError:
-        return self.src.error(message, self.src.line(pos), snippet, hint)
+        return self.src.error(message, line, snippet, hint)
 
-    def run(self) -> Node:
-        self.skip_space()
-        t = _TAG_RE.match(self.text, self.pos)
-        if t is None or t.group(2) != "document" or t.group(1):
-            raise self.fail("document markup must start with <document>", self.pos,
-                            hint="wrap the whole booklet in <document title=\"..\">...</document>")
-        root = self.element(None)
-        self.skip_space()
-        if self.pos < len(self.text):
-            raise self.fail("nothing may follow </document>", self.pos,
-                            self.text[self.pos:self.pos + 20])
-        return root
+    def stray(self, text: str | None, name: str, line: int) -> None:
+        if text is None or not text.strip():
+            return
+        stray = self.tree.restore(text).lstrip()[:40].strip()
+        where = _PLACES.get(name, f"<{name}>")
+        raise self.fail(f"text {stray[:30]!r} directly inside {where}", line, stray,
+                        "put text in <p>, <li>, a heading or a table cell")
 
-    def skip_space(self) -> None:
-        while self.pos < len(self.text) and self.text[self.pos].isspace():
-            self.pos += 1
-
-    def element(self, parent: Node | None) -> Node:
-        start = self.pos
-        t = _TAG_RE.match(self.text, start)
-        if t is None:
-            near = self.text[start:start + 30].split("\n")[0]
-            raise self.fail(f"malformed tag near {near!r}", start, near,
-                            "tags look like <name attr=\"value\">; write &lt; for a literal '<'")
-        closing, name, raw_attrs, selfclose = t.groups()
-        shown = t.group(0)
-        if closing:
-            raise self.fail(f"{shown} closes an element that is not open", start, shown)
+    def element(self, el: etree._Element, parent: Node | None) -> Node:
+        tree = self.tree
+        name = el.tag
+        shown = tree.shown(el)
+        line = tree.line(el)
         spec = self.specs.get(name)
         if spec is None:
-            raise self.fail(f"unknown element <{name}>", start, shown,
+            raise self.fail(f"unknown element <{name}>", line, shown,
                             "elements are " + ", ".join(sorted(self.specs)))
         ptag = parent.tag if parent is not None else None
         if name == "document" and parent is not None:
-            raise self.fail("<document> may only be the root", start, shown)
+            raise self.fail("<document> may only be the root", line, shown)
         if name in _ONLY_IN and ptag not in _ONLY_IN[name]:
             raise self.fail(f"<{name}> belongs inside <{'> or <'.join(_ONLY_IN[name])}>",
-                            start, shown)
+                            line, shown)
         if spec.top_level and ptag != "document":
             raise self.fail(f"<{name}> may only appear at the top level of the document",
-                            start, shown)
-        line = self.src.line(start)
+                            line, shown)
         attrs: dict[str, str] = {}
-        for a in _ATTR_RE.finditer(raw_attrs):
-            key = a.group(1)
-            value = a.group(2) if a.group(2) is not None else a.group(3)
+        for key, value in tree.attrs(el):
             if key not in spec.attrs:
                 allowed = ", ".join(spec.attrs) if spec.attrs else "none"
-                raise self.fail(f"<{name}> has no attribute {key!r}", start, shown,
+                raise self.fail(f"<{name}> has no attribute {key!r}", line, shown,
                                 f"attributes of <{name}>: {allowed}")
-            if key in attrs:
-                raise self.fail(f"attribute {key!r} given twice on <{name}>", start, shown)
-            try:
-                attrs[key] = _unescape(value)
-            except ValueError as exc:
-                raise self.fail(f"<{name} {key}=..>: {exc}", start, shown) from None
+            attrs[key] = value
         missing = [k for k in spec.required if k not in attrs]
         if missing:
-            raise self.fail(f"<{name}> needs the attribute {missing[0]!r}", start, shown)
+            raise self.fail(f"<{name}> needs the attribute {missing[0]!r}", line, shown)
         node = Node(name, attrs, line)
-        self.pos = t.end()
-        if selfclose:
+        if tree.self_closing(el):
             if spec.content == INLINE:
                 node.runs = []
             return node
         if spec.content == EMPTY:
-            raise self.fail(f"write <{name} .../>: it holds no content", start, shown)
+            raise self.fail(f"write <{name} .../>: it holds no content", line, shown)
         if spec.content == INLINE:
-            end = self.text.find(f"</{name}>", self.pos)
-            if end < 0:
-                raise self.fail(f"<{name}> is never closed", start, shown)
-            inner = self.text[self.pos:end]
-            try:
-                node.runs = parse(inner)
-            except InputError as exc:
-                p = exc.problems[0]
-                inner_line = line + self.text.count("\n", start, self.pos)
-                bad = re.search(r"<(?!/?(?:b|i)>|br/>|icon\s)[^>]*>|&(?!amp;|lt;|gt;|quot;|#)",
-                                inner)
-                if bad is not None:
-                    inner_line = self.src.line(self.pos + bad.start())
-                raise self.src.error(f"in <{name}>: {p.message}", inner_line,
-                                     bad.group(0) if bad else "", p.hint) from None
-            self.pos = end + len(name) + 3
+            node.runs = inline_runs(tree, el, lambda child, message, hint: self.fail(
+                f"in <{name}>: {message}", tree.line(child), tree.shown(child), hint))
             return node
         # element content
-        while True:
-            self.skip_space()
-            if self.pos >= len(self.text):
-                raise self.fail(f"<{name}> is never closed", start, shown)
-            if self.text.startswith(f"</{name}>", self.pos):
-                self.pos += len(name) + 3
-                return node
-            if self.text[self.pos] != "<":
-                stray = self.text[self.pos:self.pos + 40].split("<")[0].strip()
-                where = {"document": "the document", "note": "a note", "box": "a box",
-                         "keep": "<keep>", "cover": "the cover"}.get(name, f"<{name}>")
-                raise self.fail(f"text {stray[:30]!r} directly inside {where}", self.pos, stray,
-                                "put text in <p>, <li>, a heading or a table cell")
-            t2 = _TAG_RE.match(self.text, self.pos)
-            if t2 is not None and t2.group(1):
-                raise self.fail(f"<{name}> is never closed (found {t2.group(0)} on line "
-                                f"{self.src.line(self.pos)})", start, shown)
-            child_name = t2.group(2) if t2 is not None else None
-            if spec.content == CHILDREN and child_name is not None \
-                    and child_name not in spec.children and child_name in self.specs:
+        self.stray(el.text, name, tree.text_line(el))
+        for child in el:
+            cname = child.tag
+            cline = tree.line(child)
+            if spec.content == CHILDREN and cname not in spec.children \
+                    and cname in self.specs:
                 raise self.fail(f"<{name}> may only hold <{'>, <'.join(spec.children)}>, "
-                                f"not <{child_name}>", self.pos, t2.group(0))
-            if spec.content == BLOCKS and child_name in _ONLY_IN:
-                raise self.fail(f"<{child_name}> belongs inside "
-                                f"<{'> or <'.join(_ONLY_IN[child_name])}>", self.pos,
-                                t2.group(0))
-            if spec.content == BLOCKS and child_name in ("document",):
-                raise self.fail("<document> may only be the root", self.pos, t2.group(0))
-            node.children.append(self.element(node))
+                                f"not <{cname}>", cline, tree.shown(child))
+            if spec.content == BLOCKS and cname in _ONLY_IN:
+                raise self.fail(f"<{cname}> belongs inside <{'> or <'.join(_ONLY_IN[cname])}>",
+                                cline, tree.shown(child))
+            if spec.content == BLOCKS and cname == "document":
+                raise self.fail("<document> may only be the root", cline, tree.shown(child))
+            node.children.append(self.element(child, node))
+            self.stray(child.tail, name, tree.tail_line(child))
+        return node
