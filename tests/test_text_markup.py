@@ -110,6 +110,11 @@ def test_what_xml_would_refuse_in_text_passes_as_before():
     assert root.children[0].runs == [Run.of("t\x02")]
 
 
+@pytest.mark.parametrize("text", ["", " ", "a\r\nb\rc\n\td", "x > y ]]> z", "é\x07"])
+def test_plain_text_reads_as_it_does_through_lxml(text):
+    assert parse(text) == parse("<b></b>" + text)
+
+
 def test_positions_in_card_text():
     assert "stray '<' at character 7 in 'Gain 3<5'" in text_error("Gain 3<5")
     assert "bad entity '&D' at character 2" in text_error("R&D")

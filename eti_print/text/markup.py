@@ -17,8 +17,8 @@ XML, read here in three steps:
    ``<_>`` that no markup can open or close (``<_`` is refused in step 1).
    Its well-formedness errors (mismatched or unclosed tags, repeated
    attributes...) are reworded.  Characters XML may not hold (C0 controls,
-   lone surrogates, U+FFFE/U+FFFF) are passed through it unchanged in
-   stand-ins, as the old parser let them through; the fonts then judge them.
+   lone surrogates, U+FFFE/U+FFFF) and ``]]>`` are text like any other: they
+   pass through lxml in stand-ins and the fonts judge them later.
 3. ``Tree`` indexes where each element's tags are written, so every element
    has the line of its ``<`` (lxml's ``sourceline`` is the line of the start
    tag's ``>``, a different line when a tag spans lines) and its written
@@ -377,6 +377,9 @@ def _excerpt(markup: str, pos: int) -> str:
 @lru_cache(maxsize=2048)
 def parse_runs(markup: str) -> tuple[Run, ...]:
     """Card-text markup as runs; raises ``MarkupError``."""
+    if "<" not in markup and "&" not in markup:   # plain text: as lxml would read it
+        text = markup.replace("\r\n", "\n").translate(_WS_TRANS)
+        return (Run("text", text),) if text else ()
     tree = parse_tree(markup, fragment=True,
                       position=lambda pos: f"at character {pos + 1} in "
                                            f"{_excerpt(markup, pos)!r}")
