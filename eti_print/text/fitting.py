@@ -11,10 +11,10 @@ from reportlab.pdfbase import pdfmetrics
 
 from ..errors import InputError, Problem, fail
 from ..fonts import missing_glyphs
-from .breaking import _SPACE, _break_lines, _layout, _prepare, _Prepared, _unit_width
+from .breaking import _SPACE, _break_lines, _layout, _prepare, _Prepared
 from .markup import parse
 from .runs import _EPS, ICON_ADVANCE, SOFT_HYPHEN, STEP, Run
-from .style import IconDrawer, TextStyle, _display_font, font_metrics
+from .style import IconDrawer, TextStyle, _display_font, _unit_width, font_metrics
 
 # ---------------------------------------------------------------------------
 # Fitting
