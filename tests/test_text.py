@@ -148,11 +148,11 @@ def test_rich_round_trips_plain_text(text):
 
 
 def test_parse_runs():
-    runs = parse('<b>Bold <i>both</i></b> a&amp;b &lt;&gt;&quot;&#39;&#233;<br/>'
+    runs = parse('<b>Bold <i>both</i></b> a&amp;b &lt;&gt;&quot;&#39;&apos;&#233;&#xE9;<br/>'
                  '<icon name="threat-spy"/> end')
     assert runs == [
         Run.of("Bold ", bold=True), Run.of("both", bold=True, italic=True),
-        Run.of(" a&b <>\"'é"), BREAK, Run.art("threat-spy"), Run.of(" end")]
+        Run.of(" a&b <>\"''éé"), BREAK, Run.art("threat-spy"), Run.of(" end")]
 
 
 def test_parse_turns_whitespace_into_spaces():
@@ -179,8 +179,9 @@ def test_parse_turns_whitespace_into_spaces():
     ("x < y", "stray '<'"),
     ("a & b", "bad entity"),
     ("&nbsp;", "bad entity '&nbsp;'"),
-    ("&#x41;", "bad entity"),
-    ("&apos;", "bad entity"),
+    ("&#X41;", "bad entity"),
+    ("&#x110000;", "is not a printable character"),
+    ("&#128;", "is not a printable character"),
     ("&#0;", "is not a printable character"),
     ("&#55296;", "is not a printable character"),
 ])

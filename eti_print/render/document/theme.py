@@ -1,0 +1,82 @@
+"""How a document looks, and icons drawn once per document."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from reportlab.lib.colors import Color, HexColor
+
+from ...fonts import Family
+from ...text import TextStyle
+
+@dataclass(frozen=True)
+class Theme:
+    """How a document looks: page, fonts and colours.  Sizes in points."""
+
+    page: tuple[float, float]
+    margins: tuple[float, float, float, float]     # top, right, bottom, left
+    body: Family
+    heading: Family
+    label: Family
+    ink: Color = HexColor("#1E2430")
+    accent: Color = HexColor("#1E2430")     # headings, table heads, cover
+    rule: Color = HexColor("#C9A227")       # rules and highlights
+    alert: Color = HexColor("#A8322A")      # h3, ordered-list numbers, end nodes
+    panel: Color = HexColor("#F4EEDF")      # notes, zebra rows, cover text
+    muted: Color = HexColor("#5A5F67")
+    paper: Color = HexColor("#FFFFFF")
+    cover: Color | None = HexColor("#1E2430")   # the cover's panel; None: plain paper
+    size: float = 9.5
+    leading: float = 1.38
+
+    @property
+    def frame(self) -> tuple[float, float, float, float]:
+        """The text area (x, y, width, height)."""
+        top, right, bottom, left = self.margins
+        return (left, bottom, self.page[0] - left - right, self.page[1] - top - bottom)
+
+    def style(self, family: Family | None = None, size: float | None = None,
+              color: Color | None = None, **kw: Any) -> TextStyle:
+        kw.setdefault("icon_scale", 1.35)
+        return TextStyle(family=family or self.body, size=size or self.size,
+                         leading=kw.pop("leading", self.leading), color=color or self.ink, **kw)
+
+
+# ---------------------------------------------------------------------------
+# Icons drawn once per document
+
+
+class FormIcons:
+    """An art library whose drawings go into the PDF once, as forms, and are reused.
+
+    Wraps anything with ``get(art_id, ...)`` returning a drawing with
+    ``width``/``height`` and ``draw(canvas, art_id, x, y, w, h, color)``.
+    """
+
+    def __init__(self, art: Any):
+        self.art = art
+        self._names: dict[tuple[int, str, str], str] = {}
+
+    def get(self, art_id: str, *args: Any, **kwargs: Any) -> Any:
+        return self.art.get(art_id, *args, **kwargs)
+
+    def draw(self, canvas: Any, art_id: str, x: float, y: float, width: float, height: float,
+             color: Any = None) -> None:
+        drawing = self.art.get(art_id)
+        dw, dh = float(drawing.width), float(drawing.height)
+        key = (id(canvas), art_id, "" if color is None else
+               (color if isinstance(color, str) else color.hexval()))
+        name = self._names.get(key)
+        if name is None:
+            name = f"icon{len(self._names)}"
+            canvas.beginForm(name, 0, 0, dw, dh)
+            self.art.draw(canvas, art_id, 0, 0, dw, dh, color)
+            canvas.endForm()
+            self._names[key] = name
+        scale = min(width / dw, height / dh)
+        canvas.saveState()
+        canvas.translate(x + (width - dw * scale) / 2, y + (height - dh * scale) / 2)
+        canvas.scale(scale, scale)
+        canvas.doForm(name)
+        canvas.restoreState()

@@ -1,0 +1,153 @@
+"""Drawing pages into a PDF, one after the other or imposed as a booklet."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from reportlab.pdfgen.canvas import Canvas
+
+from ...imposition_booklet import sheet_sides, two_up
+from ...pdfwriter import DocInfo, new_canvas
+from .builder import build
+from .elements import Custom
+from .flowables import Heading, TocLine
+from .locate import Locate
+from .paginate import Page, paginate
+from .theme import Theme
+
+@dataclass
+class Rendered:
+    data: bytes
+    pages: int                       # document pages (A5)
+    sheets: int | None               # printed sheet sides when imposed
+    headings: list[tuple[int, str, int]]   # (level, title, page)
+
+
+def _decorate(c: Canvas, page: Page, theme: Theme, header: str) -> None:
+    if page.cover:
+        return
+    t = theme
+    pw, ph = t.page
+    top, right, bottom, left = t.margins
+    c.saveState()
+    yline = ph - top + 9
+    c.setStrokeColor(t.rule)
+    c.setLineWidth(0.8)
+    c.line(left, yline, pw - right, yline)
+    c.setFillColor(t.accent)
+    c.setFont(t.label.regular, 6.8)
+    c.drawString(left, yline + 4, header.upper())
+    if page.section:
+        c.setFillColor(t.alert)
+        c.drawRightString(pw - right, yline + 4, page.section.upper())
+    number = str(page.number)
+    c.setFont(t.heading.regular, 9)
+    c.setFillColor(t.accent)
+    yb = bottom - 20
+    odd = page.number % 2 == 1
+    w = c.stringWidth(number, t.heading.regular, 9)
+    c.setStrokeColor(t.rule)
+    c.setLineWidth(0.8)
+    if odd:
+        c.drawRightString(pw - right, yb, number)
+        c.line(pw - right - w - 24, yb + 3, pw - right - w - 5, yb + 3)
+    else:
+        c.drawString(left, yb, number)
+        c.line(left + w + 5, yb + 3, left + w + 24, yb + 3)
+    c.restoreState()
+
+
+def _draw_page(c: Canvas, page: Page, theme: Theme, header: str) -> None:
+    _decorate(c, page, theme, header)
+    for f, x, y in page.items:
+        f.drawOn(c, x, y)
+
+
+def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
+              booklet: tuple[tuple[float, float], str] | None = None) -> tuple[bytes, int | None]:
+    """Draw ``pages``; with ``booklet=(sheet size, duplex)`` impose them two-up.
+
+    Returns the PDF and, when imposed, the number of sheet sides.
+    """
+    buffer = io.BytesIO()
+    size = theme.page if booklet is None else booklet[0]
+    # the initial font would otherwise be Helvetica, referenced but never embedded
+    c = new_canvas(buffer, size, theme.body.regular, info)
+    outline: list[tuple[Heading, str]] = []
+    if booklet is None:
+        for page in pages:
+            _draw_page(c, page, theme, header)
+            for h, top in page.anchors:
+                if h.level <= 2 and h.key:
+                    c.bookmarkHorizontal(h.key, 0, top + 4)
+                    outline.append((h, h.key))
+            c.showPage()
+        sides = None
+    else:
+        sheet, duplex = booklet
+        for page in pages:
+            c.beginForm(f"page{page.number}", 0, 0, *theme.page)
+            _draw_page(c, page, theme, header)
+            c.endForm()
+        left_at, right_at = two_up(sheet, theme.page)
+        by_number = {p.number: p for p in pages}
+        order = sheet_sides(len(pages), duplex)
+        for side in order:
+            c.saveState()
+            if side.rotated:
+                c.translate(sheet[0], sheet[1])
+                c.rotate(180)
+            for number, at in ((side.left, left_at), (side.right, right_at)):
+                if number is None:
+                    continue
+                c.saveState()
+                c.translate(*at)
+                c.doForm(f"page{number}")
+                c.restoreState()
+            c.restoreState()
+            for number in (side.left, side.right):
+                if number is None:
+                    continue
+                for h, _ in by_number[number].anchors:
+                    if h.level <= 2 and h.key:
+                        c.bookmarkPage(h.key)
+                        outline.append((h, h.key))
+            c.showPage()
+        sides = len(order)
+        # outline entries in reading order, whatever the sheet order
+        rank = {h.key: i for i, (h, _) in enumerate(
+            (h, top) for p in pages for h, top in p.anchors)}
+        outline.sort(key=lambda e: rank.get(e[1], 0))
+    last = 0
+    for h, key in outline:
+        level = min(h.level - 1, last + 1)
+        c.addOutlineEntry(h.title, key, level=level, closed=level > 0)
+        last = level
+    c.showOutline()
+    c.save()
+    return buffer.getvalue(), sides
+
+
+def render(markup: str, theme: Theme, icons: Any, *, where: str | None = None,
+           locate: Locate | None = None, custom: Mapping[str, Custom] | None = None,
+           booklet: tuple[tuple[float, float], str] | None = None) -> Rendered:
+    """Markup to PDF bytes: parse, build, paginate, fill the contents, draw."""
+    doc = build(markup, theme, icons, where=where, locate=locate, custom=custom)
+    pages = paginate(doc.flowables, theme)
+    for page in pages:
+        for f, _, _ in page.items:
+            if isinstance(f, TocLine):
+                f.link = booklet is None   # links cannot live inside imposed page forms
+    headings = []
+    for page in pages:
+        for h, _ in page.anchors:
+            doc.builder.pages[h.key] = page.number
+            headings.append((h.level, h.title, page.number))
+    info = doc.info
+    data, sides = write_pdf(pages, theme, DocInfo(info.get("title", ""), info.get("subject", ""),
+                                                  info.get("author", ""),
+                                                  info.get("keywords", "")),
+                            info.get("header") or info.get("title", ""), booklet=booklet)
+    return Rendered(data, len(pages), sides, headings)
