@@ -1,0 +1,126 @@
+"""Exports for print-on-demand and online play, from the same data and layouts.
+
+The faces are resolved by the same code as the print-and-play sheets
+(``jobs.decks.resolve_deck``) and drawn by the same code (``FormCache`` /
+``draw_face``) into single-card PDF pages; images are those pages rasterised
+by pdfium, so a card looks the same in every output and is drawn only once.
+
+``export pdf``  ``pdf/<slug>-<NN>-<deck>.pdf``: one PDF per deck for
+    print-on-demand services, one page per card side, front then back, for
+    every physical card (copies included).  A page is the trim plus 1/8 in
+    bleed on every side; TrimBox and BleedBox are set on every page.
+
+``export png``  ``png/<slug>-<NN>-<deck>-<NNN>-front.png`` and ``-back.png``:
+    the same pages rasterised at exactly 300 dpi (a poker card is 825 x 1125
+    px), RGB.  ``NN`` is the deck's position in pack.yaml and ``NNN`` the
+    card's position in its deck (copies are consecutive), both zero-padded, so
+    a plain sort lists decks in print order and cards in deck order.  Every
+    physical card gets its own front and back image, duplicates included:
+    print-on-demand services make one card per uploaded image (or per
+    image x quantity), and a deck of 90 uploads as 90 cards.  Copies are
+    byte-identical; ``png/index.csv`` lists every file with its card, copy
+    number and SHA-256 for services that take one image with a quantity.
+
+``export tts``  Tabletop Simulator: per deck, face sheets of at most 10 x 7
+    cells (at most 69 distinct cards; the last cell holds the hidden-card
+    image) and at most 4096 px on a side, RGB JPEG (or PNG); the back as one
+    image when every card of the deck has the same back, else a back sheet
+    laid out like the face sheet (TTS "UniqueBack"); and a saved-object
+    JSON that loads every deck.  Copies share one cell (the deck lists the
+    cell's card id once per copy).
+
+Everything is rendered in memory before anything is written; files are
+written atomically; the same input gives the same bytes."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Sequence
+
+from ..context import Progress
+from ..errors import InputError, Problem, UsageError
+from ..output import prepare_dir, write_bytes
+from .faces import (
+    JPEG_QUALITY,
+    POD_BLEED,
+    POD_DPI,
+    ExportCard,
+    ExportDeck,
+    ExportFile,
+    export_decks,
+    faces_pdf,
+    pixels,
+    rasterise,
+)
+from .pod import pod_pdfs, pod_pngs
+from .tts import (
+    TTS_COLS,
+    TTS_MAX_CARDS,
+    TTS_MAX_PX,
+    TTS_MIN_GRID,
+    TTS_ROWS,
+    TTSSheet,
+    tts_export,
+    tts_grid,
+    tts_scale,
+)
+
+__all__ = ["JPEG_QUALITY", "POD_BLEED", "POD_DPI", "TTS_COLS", "TTS_MAX_CARDS", "TTS_MAX_PX",
+           "TTS_MIN_GRID", "TTS_ROWS", "ExportCard", "ExportDeck", "ExportFile", "TTSSheet",
+           "export", "export_decks", "faces_pdf", "pixels", "pod_pdfs", "pod_pngs", "rasterise",
+           "tts_export", "tts_grid", "tts_scale"]
+
+_STALE = {"png": re.compile(r"\.png$"), "pdf": re.compile(r"\.pdf$"),
+          "tts": re.compile(r"\.(jpg|png|json)$")}
+
+
+def _write(out_dir: Path, folder: str, slug: str, files: Sequence[ExportFile]) -> list[Path]:
+    """Write ``files`` atomically; remove this pack's files the export no longer makes."""
+    out = prepare_dir(out_dir)
+    target_dir = out / folder
+    if target_dir.is_symlink():
+        raise UsageError(f"{target_dir} is a symbolic link; refusing to write through it")
+    written = []
+    for f in files:
+        target = out / f.name
+        write_bytes(target, f.data)
+        written.append(target)
+    names = {p.name for p in written}
+    pattern = re.compile(rf"^{re.escape(slug)}-\d\d-")
+    for old in sorted(target_dir.iterdir()):
+        if (old.is_file() and old.name not in names and pattern.match(old.name)
+                and _STALE[folder].search(old.name)):
+            old.unlink()
+    return written
+
+
+def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
+           base_url: str | None = None, progress: Progress = None) -> str:
+    """Run ``export pdf|png|tts``; return a short report."""
+    import time
+
+    from ..options import PrintOptions
+    from ..output import source_date_epoch
+    from ..pipeline import load_checked
+    if kind not in ("pdf", "png", "tts"):
+        raise UsageError(f"unknown export {kind!r}; exports are pdf, png and tts")
+    if base_url is not None and not re.match(r"^(https?|file)://\S+$", base_url):
+        raise UsageError(f"--base-url must be an http(s):// or file:// URL (got {base_url!r})")
+    started = time.perf_counter()
+    source_date_epoch()
+    ctx = load_checked(pack_arg, PrintOptions())
+    decks = export_decks(ctx)
+    if not decks:
+        raise InputError(Problem("the pack has no decks to export", "pack.yaml"))
+    if kind == "pdf":
+        files = pod_pdfs(ctx, decks, progress)
+    elif kind == "png":
+        files = pod_pngs(ctx, decks, progress=progress)
+    else:
+        files = tts_export(ctx, decks, out_dir, fmt=fmt, base_url=base_url, progress=progress)
+    written = _write(out_dir, kind, ctx.slug, files)
+    cards = sum(len(d.cards) for d in decks)
+    return (f"wrote {len(written)} files ({cards} cards in {len(decks)} decks) to "
+            f"{out_dir / kind} in {time.perf_counter() - started:.2f} s")
+

@@ -1,0 +1,173 @@
+"""The faces of every card for print-on-demand files: resolved with POD bleed, drawn one
+face per page, rasterised."""
+
+from __future__ import annotations
+
+import io
+import math
+from dataclasses import dataclass
+from typing import Any, Sequence
+
+from ..errors import InputError, Problem
+
+#: Print-on-demand bleed: 1/8 in on every side, in points.
+
+
+#: Print-on-demand bleed: 1/8 in on every side, in points.
+POD_BLEED = 9.0
+
+
+#: Print-on-demand resolution.
+POD_DPI = 300
+
+
+#: JPEG quality of TTS sheets (4:4:4 chroma, so coloured text stays crisp).
+JPEG_QUALITY = 92
+
+
+_EPS = 1e-9
+
+
+@dataclass(frozen=True)
+class ExportCard:
+    """One physical card of a deck."""
+
+    number: int      # 1-based position in its deck; copies are consecutive
+    label: str
+    front: Any       # render.faces.Face
+    back: Any
+
+
+@dataclass(frozen=True)
+class ExportDeck:
+    index: int       # 1-based position in pack.yaml's decks
+    id: str
+    title: str
+    stem: str        # "<slug>-<NN>-<deck id>"
+    size: tuple[float, float]   # trim, points
+    cards: tuple[ExportCard, ...]
+
+    @property
+    def digits(self) -> int:
+        return max(3, len(str(len(self.cards))))
+
+    def card_stem(self, card: ExportCard) -> str:
+        return f"{self.stem}-{card.number:0{self.digits}d}"
+
+
+@dataclass(frozen=True)
+class ExportFile:
+    """One file of an export, relative to the output folder."""
+
+    name: str
+    data: bytes
+
+
+def export_decks(ctx: Any, bleed: float = POD_BLEED) -> list[ExportDeck]:
+    """Every deck of the pack with its faces resolved for ``bleed`` (all problems at once)."""
+    from ..jobs.decks import resolve_deck
+    from ..render.faces import FaceResolver
+    decks_cfg = ctx.dataset.config.get("decks") or []
+    manifest = ctx.dataset.manifest
+    problems: list[Problem] = []
+    resolvers: dict[tuple[float, float], Any] = {}
+    decks: list[ExportDeck] = []
+    for index, deck in enumerate(decks_cfg):
+        line, _ = manifest.where(("decks", index, "sheet"))
+        try:
+            setting = ctx.sheets.get(deck.get("sheet", "card"), where=manifest.path, line=line,
+                                     field=f"decks[{index}].sheet")
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        size = (setting.width, setting.height)
+        resolver = resolvers.get(size)
+        if resolver is None:
+            resolver = resolvers[size] = FaceResolver(ctx.env, ctx.fonts, ctx.art, size[0],
+                                                      size[1], bleed)
+        before = len(problems)
+        resolved = resolve_deck(ctx, deck, resolver, problems)
+        if len(problems) > before:
+            continue
+        labels = resolved.labels or tuple(deck["title"] for _ in resolved.cards)
+        cards = tuple(ExportCard(n, label, front, back) for n, ((front, back), label)
+                      in enumerate(zip(resolved.cards, labels), start=1))
+        decks.append(ExportDeck(index + 1, deck["id"], deck["title"],
+                                f"{ctx.slug}-{index + 1:02d}-{deck['id']}", size, cards))
+    if problems:
+        raise InputError(sorted(set(problems), key=Problem.sort_key))
+    return decks
+
+
+def faces_pdf(faces: Sequence[Any], art: Any, font: str, title: str, margin: float,
+              bookmarks: Sequence[str] | None = None) -> bytes:
+    """One page per face: the trim plus ``margin`` on every side, TrimBox and BleedBox set.
+
+    Each distinct face is drawn once, as a PDF form, however many pages show it.
+    """
+    from ..pdfwriter import DocInfo, new_canvas
+    from ..render.sheets import FormCache
+    w, h = faces[0].width, faces[0].height
+    page = (w + 2 * margin, h + 2 * margin)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, page, font, DocInfo(title))
+    canvas.setTrimBox((margin, margin, margin + w, margin + h))
+    canvas.setBleedBox((0, 0, page[0], page[1]))
+    forms = FormCache()
+    names = [forms.add(face) for face in faces]
+    forms.define_all(canvas, art, False)
+    for i, name in enumerate(names):
+        if bookmarks:
+            key = f"p{i}"
+            canvas.bookmarkPage(key)
+            canvas.addOutlineEntry(bookmarks[i], key, level=0)
+        canvas.saveState()
+        canvas.translate(margin, margin)
+        canvas.doForm(name)
+        canvas.restoreState()
+        canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def pixels(points: float, scale: float) -> int:
+    """Pixels pdfium gives ``points`` at ``scale`` px/pt (it rounds up; float noise is not a pixel)."""
+    return math.ceil(points * scale * (1 - _EPS))
+
+
+def rasterise(pdf: bytes, pages: Sequence[int], scale: float) -> dict[int, Any]:
+    """PIL RGB images of ``pages`` (0-based) at ``scale`` pixels per point."""
+    import pypdfium2 as pdfium
+    images = {}
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for index in pages:
+            page = doc[index]
+            try:
+                bitmap = page.render(scale=scale * (1 - _EPS))
+                image = bitmap.to_pil()
+                if image.mode != "RGB":
+                    image = image.convert("RGB")
+                images[index] = image
+            finally:
+                page.close()
+    finally:
+        doc.close()
+    return images
+
+
+def _png(image: Any, dpi: int) -> bytes:
+    buffer = io.BytesIO()
+    image.save(buffer, "PNG", dpi=(dpi, dpi))
+    return buffer.getvalue()
+
+
+def _deck_pages(deck: ExportDeck) -> list[Any]:
+    """Front then back of every physical card."""
+    return [face for card in deck.cards for face in (card.front, card.back)]
+
+
+def _bookmarks(deck: ExportDeck) -> list[str]:
+    return [f"{card.number} {card.label} ({side})" for card in deck.cards
+            for side in ("front", "back")]
+
