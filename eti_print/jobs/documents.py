@@ -35,15 +35,12 @@ MARGINS = (mm(17), mm(13), mm(15), mm(13))
 
 @dataclass
 class Planned:
-    """One document, parsed and checked (its template rendered, its markup built)."""
+    """One document, laid out: its template rendered, its markup built and paginated."""
 
     entry: dict[str, Any]
-    markup: str
     theme: Any
-    where: str
-    locate: Any
-    custom: dict[str, Any]
-    pages: int
+    built: Any          # render.document.Document
+    pages: list         # its pages (render.document.Page)
     booklet: tuple[tuple[float, float], str] | None
 
 
@@ -91,17 +88,17 @@ def _plan(ctx: "Context", index: int, entry: dict[str, Any]) -> Planned:
     theme = theme_for(ctx, index, entry)
     custom = ctx.game.document_elements(ctx) if ctx.game is not None else {}
     built = document.build(markup, theme, ctx.art, where=where, locate=locate, custom=custom)
-    pages = len(document.paginate(built.flowables, theme))
+    pages = document.paginate(built.flowables, theme)
     limit = entry.get("pages")
-    if limit is not None and pages > limit:
+    if limit is not None and len(pages) > limit:
         raise InputError(manifest.problem(
             ("documents", index, "pages"),
-            f"{entry['title']!r} takes {pages} pages, more than {limit}",
+            f"{entry['title']!r} takes {len(pages)} pages, more than {limit}",
             hint=f"shorten {where}, or lower its text size (size:)"))
     _, sheet = page_and_sheet(ctx, entry)
     booklet = (sheet, ctx.options.duplex) if ctx.options.booklet and entry.get("booklet") \
         else None
-    return Planned(entry, markup, theme, where, locate, custom, pages, booklet)
+    return Planned(entry, theme, built, pages, booklet)
 
 
 def resolve(ctx: "Context") -> list[Planned]:
@@ -124,8 +121,7 @@ def draw(ctx: "Context", plan: list[Planned], progress: "Progress" = None) -> li
         name = ctx.output_name(entry["id"])
         if progress:
             progress(f"rendering {name}")
-        result = document.render(doc.markup, doc.theme, ctx.art, where=doc.where,
-                                 locate=doc.locate, custom=doc.custom, booklet=doc.booklet)
+        result = document.write_document(doc.built, doc.pages, doc.theme, doc.booklet)
         # imposed, the file's pages are sheet sides; the document's own pages are counted apart
         counts = {} if result.sheets is None else {"booklet pages": result.pages}
         outputs.append(Output(name, result.data, result.sheets or result.pages,

@@ -32,6 +32,7 @@ from ...colour import CREAM, NAVY, contrast_ratio, mix, readable
 from ...errors import InputError, Problem
 from ...imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE, EPS
 from ...schema import load_checked
+from ...scope import base_context
 from ...units import mm, to_mm, to_points
 from ...yamlload import Document
 
@@ -206,7 +207,8 @@ def _steps(ctx: "Context", steps: Sequence[dict[str, str]], rules: dict[str, Any
         note = step.get("note", "")
         if "{{" in note or "{%" in note:
             line, _ = settings.doc.where((key, n, "note"))
-            note = str(ctx.env.render_string(note, {"rules": rules}, where=settings.source,
+            note = str(ctx.env.render_string(note, base_context(ctx, rules=rules),
+                                             where=settings.source,
                                              line=line, field=f"{key}[{n}].note"))
         out.append({"n": n + 1, "step": step["step"], "note": note})
     return out

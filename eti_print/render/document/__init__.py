@@ -44,7 +44,7 @@ The modules, each one concern, in the order a document goes through them::
     flowchart.py  flowcharts
     builder.py    the ``Builder``: nodes to flowables (``build``)
     paginate.py   flowables to ``Page``s
-    write.py      pages to PDF (``write_pdf``), and ``render``: all of it
+    write.py      pages to PDF (``write_pdf``, ``write_document``), and ``render``: all of it
 """
 
 from __future__ import annotations
@@ -55,11 +55,11 @@ from .elements import Custom, ElementSpec, Node
 from .paginate import Page, paginate
 from .parse import parse_document
 from .theme import Theme
-from .write import Rendered, render, write_pdf
+from .write import Rendered, render, write_document, write_pdf
 
 __all__ = [
     "Custom", "DocInfo", "Document", "ElementSpec", "Node", "Page", "Rendered", "Theme",
-    "build", "paginate", "parse_document", "render", "write_pdf",
+    "build", "paginate", "parse_document", "render", "write_document", "write_pdf",
 ]
 
 # the rest of what this module offered before it became a package

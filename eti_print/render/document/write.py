@@ -135,7 +135,12 @@ def render(markup: str, theme: Theme, icons: Any, *, where: str | None = None,
            booklet: tuple[tuple[float, float], str] | None = None) -> Rendered:
     """Markup to PDF bytes: parse, build, paginate, fill the contents, draw."""
     doc = build(markup, theme, icons, where=where, locate=locate, custom=custom)
-    pages = paginate(doc.flowables, theme)
+    return write_document(doc, paginate(doc.flowables, theme), theme, booklet)
+
+
+def write_document(doc: Any, pages: list, theme: Theme,
+                   booklet: tuple[tuple[float, float], str] | None = None) -> Rendered:
+    """A built and paginated document (``build``, ``paginate``) drawn into a PDF."""
     for page in pages:
         for f, _, _ in page.items:
             if isinstance(f, TocLine):
