@@ -257,6 +257,7 @@ class BuildCache:
         self._resources: tuple[str, str, Any] | None = None   # (root, key, resources)
         self._outputs: dict[str, _Entry] = {}
         self._decks: dict[str, _Entry] = {}
+        self._drawn: dict[str, tuple[tuple, Any]] = {}
         self._classes: dict[type, type] = {}
         self._ctx: Any = None
         self._values: dict[tuple, str] = {}
@@ -445,6 +446,19 @@ class BuildCache:
         names = [o.name for o in outputs]
         (self.stats.outputs_reused if reused else self.stats.outputs_rendered).extend(names)
         return list(outputs)
+
+    # -- drawn files -----------------------------------------------------------
+    def drawn(self, name: str, key: Any, inputs: tuple, draw: Callable[[], Any]) -> Any:
+        """``draw()`` (one PDF of a job), or the last build's if ``key`` is equal and every
+        one of ``inputs`` is the very object it was drawn from (decks the deck cache
+        reused), so a one-card edit re-imposes only the PDF that holds the card."""
+        entry = self._drawn.get(name)
+        if entry is not None and entry[0][0] == key and len(entry[0][1]) == len(inputs) \
+                and all(a is b for a, b in zip(entry[0][1], inputs)):
+            return entry[1]
+        value = draw()
+        self._drawn[name] = ((key, inputs), value)
+        return value
 
     # -- decks ---------------------------------------------------------------
     def deck(self, deck: Mapping[str, Any], settings: tuple, resolve: Callable[[], Any],

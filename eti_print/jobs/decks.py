@@ -209,15 +209,23 @@ def draw(ctx: "Context", plan: list[Sheetful], progress: "Progress" = None) -> l
     outputs = []
     for group in plan:
         name = ctx.output_name(group.output)
-        if progress:
-            progress(f"rendering {name}")
-        o = ctx.options
-        info = DocInfo(title=f"{ctx.title} - {group.output}",
-                       subject=f"{ctx.title}: print-and-play {group.output}, "
-                               f"{o.paper.upper()}, duplex {o.duplex}",
-                       keywords=", ".join(d.title for d in group.decks))
-        data, pages = impose(group.decks, group.spec, ctx.art, info, ctx.fonts["body"].regular,
-                             ink_saver=o.ink_saver)
-        outputs.append(Output(name, data, pages, "cards", "cardstock",
-                              {d.id: len(d.cards) for d in group.decks}))
+
+        def one(group: Sheetful = group, name: str = name) -> Output:
+            if progress:
+                progress(f"rendering {name}")
+            o = ctx.options
+            info = DocInfo(title=f"{ctx.title} - {group.output}",
+                           subject=f"{ctx.title}: print-and-play {group.output}, "
+                                   f"{o.paper.upper()}, duplex {o.duplex}",
+                           keywords=", ".join(d.title for d in group.decks))
+            data, pages = impose(group.decks, group.spec, ctx.art, info,
+                                 ctx.fonts["body"].regular, ink_saver=o.ink_saver)
+            return Output(name, data, pages, "cards", "cardstock",
+                          {d.id: len(d.cards) for d in group.decks})
+
+        if ctx.cache is None:
+            outputs.append(one())
+        else:   # watch: a PDF whose decks were all reused is not imposed again
+            outputs.append(ctx.cache.drawn(name, (group.spec, ctx.options, ctx.title),
+                                           group.decks, one))
     return outputs
