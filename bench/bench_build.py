@@ -42,18 +42,15 @@ def main() -> None:
              best_of(n, lambda: cold(["build", "--quiet", "--out", str(out / "o")], out))),
         ]
         from eti_print.options import PrintOptions
-from eti_print.pipeline import build
+        from eti_print.pipeline import build
         build(None, out / "warm", PrintOptions())
         rows.append(("build, all outputs (warm, in process)",
                      best_of(n, lambda: build(None, out / "warm", PrintOptions()))))
-        try:
-            from eti_print.games.eti import engine
-            queue = [engine.parse_card(t) for t in
-                     "x3 spy 10 x2 arson 50 x0 20 data-virus 40 x2 abduction 30 x3".split()]
-            rows.append(("score, 14 cards, 10 swaps",
-                         best_of(n, lambda: engine.best_order(queue, 10, frozenset()))))
-        except (ImportError, AttributeError):
-            pass
+        from eti_print.games.eti import engine
+        queue = [engine.parse_card(t) for t in
+                 "x3 spy 10 x2 arson 50 x0 20 data-virus 40 x2 abduction 30 x3".split()]
+        rows.append(("score, 14 cards, 10 swaps",
+                     best_of(n, lambda: engine.best_order(queue, 10, frozenset()))))
     for label, (best, median) in rows:
         print(f"{label:45s} best {best * 1000:8.1f} ms   median {median * 1000:8.1f} ms")
 
