@@ -3,14 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Callable
+from typing import Any, Callable
 
 from reportlab.platypus import Flowable
 
 from ...text import Run
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .builder import Builder
 
 BLOCKS = "blocks"      # content: block elements
 INLINE = "inline"      # content: text markup (text.parse)
@@ -86,4 +84,4 @@ class Custom:
     """A block element added by a renderer: its spec and how it becomes flowables."""
 
     spec: ElementSpec
-    build: Callable[[Node, "Builder"], list[Flowable]]
+    build: Callable[[Node, Any], list[Flowable]]

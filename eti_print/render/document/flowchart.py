@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from reportlab.lib.colors import Color
 from reportlab.platypus import Flowable
@@ -13,8 +13,6 @@ from .elements import Node
 from .flowables import _EPS, BIG, RichText, _Located
 from .theme import Theme
 
-if TYPE_CHECKING:  # pragma: no cover
-    from .builder import Builder
 
 @dataclass
 class _FNode:
@@ -49,7 +47,7 @@ class Flowchart(Flowable, _Located):
     def __init__(self, nodes: list[_FNode], edges: list[tuple[str, str, str, str | None,
                                                                    str | None, Node]],
                  columns: int, theme: Theme, icons: Any, size: float, gap: float,
-                 builder: "Builder"):
+                 builder: Any):
         super().__init__()
         self.nodes = {n.id: n for n in nodes}
         self.order = nodes
