@@ -141,3 +141,175 @@ def export_data(ds: Any, fmt: str) -> list[tuple[str, bytes]]:
             data = to_xlsx(header, rows, schema, key, name)
         files.append((f"{name}.{fmt}", data))
     return files
+
+
+# -- import data: a sheet back into its YAML file ---------------------------------------
+
+#: ruamel.yaml indent settings tried in turn: the first that reproduces the file as it
+#: is (before any change) is used, so unchanged rows keep their bytes.
+_INDENTS = ((2, 4, 2), (2, 2, 0), (4, 4, 2), (2, 2, 2), (4, 6, 4))
+
+
+def _ruamel(indent: tuple[int, int, int]) -> Any:
+    from ruamel.yaml import YAML
+    y = YAML()
+    y.preserve_quotes = True
+    y.width = 4096
+    y.indent(mapping=indent[0], sequence=indent[1], offset=indent[2])
+    return y
+
+
+def _dump(y: Any, data: Any) -> str:
+    out = io.StringIO()
+    y.dump(data, out)
+    return out.getvalue()
+
+
+def _kind(value: Any) -> str:
+    if isinstance(value, bool) or type(value).__name__ == "ScalarBoolean":
+        return "bool"
+    for kind in (int, float, str):
+        if isinstance(value, kind):
+            return kind.__name__
+    return type(value).__name__
+
+
+def _same(old: Any, new: Any, *, lenient: bool = False) -> bool:
+    """Values equal with their types (``1`` is not ``True``, ``1`` is not ``1.0``);
+    ``lenient``: an empty list equals an absent field."""
+    if isinstance(old, dict) and isinstance(new, dict):
+        if lenient:
+            old = {k: v for k, v in old.items() if v != []}
+            new = {k: v for k, v in new.items() if v != []}
+        return old.keys() == new.keys() and all(_same(old[k], new[k], lenient=lenient)
+                                                for k in old)
+    if isinstance(old, list) and isinstance(new, list):
+        return len(old) == len(new) and all(_same(a, b, lenient=lenient)
+                                            for a, b in zip(old, new))
+    return _kind(old) == _kind(new) and old == new
+
+
+def _fresh(value: Any, like: Any = None) -> Any:
+    """A plain value as a ruamel node, flow style when ``like`` was (``[a, b]``)."""
+    from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    if isinstance(value, list):
+        seq = CommentedSeq(_fresh(v) for v in value)
+        flow = like.fa.flow_style() if isinstance(like, CommentedSeq) else True
+        if flow:
+            seq.fa.set_flow_style()
+        return seq
+    if isinstance(value, dict):
+        m = CommentedMap()
+        for k, v in value.items():
+            m[k] = _fresh(v, like.get(k) if isinstance(like, dict) else None)
+        return m
+    return value
+
+
+def _merge(old: Any, new: dict[str, Any], covered: set[str], prefix: str = "") -> None:
+    """Update ruamel mapping ``old`` to hold ``new``'s values, touching only what changed.
+    Keys whose column the sheet has (``covered``) and whose cell is empty are removed."""
+    for key, value in new.items():
+        here = prefix + key
+        if key in old and isinstance(old[key], dict) and isinstance(value, dict):
+            _merge(old[key], value, covered, here + ".")
+        elif key not in old or not _same(old[key], value):
+            old[key] = _fresh(value, old.get(key))
+    for key in list(old):
+        here = prefix + key
+        if key in new:
+            continue
+        if isinstance(old[key], dict):
+            if any(c.startswith(here + ".") for c in covered):
+                _merge(old[key], {}, covered, here + ".")
+                if not old[key]:
+                    del old[key]
+            continue
+        if here in covered and not (isinstance(old[key], list) and not old[key]):
+            del old[key]
+
+
+def import_data(sheet_arg: str, into: str, pack_arg: str | None = None) -> str:
+    """``import data FILE --into cards/NAME.yaml``: the sheet's rows replace the list of
+    the YAML data file, unchanged rows byte for byte; nothing is written unless the
+    result passes the schema and the pack's checks."""
+    import time
+    from pathlib import Path
+
+    from ..dataset import load_dataset, run_checks
+    from ..errors import UsageError
+    from ..output import write_bytes
+    from ..pack import Pack
+    from ..schema import load_schema, validate
+    from ..spreadsheet import SUFFIXES, load_sheet, split_ref
+    from ..yamlload import loads
+    started = time.perf_counter()
+    pack = Pack.open(pack_arg)
+    file, sheet = split_ref(sheet_arg)
+    source = Path(file)
+    if source.suffix.lower() not in SUFFIXES:
+        raise UsageError(f"{file} is not a .csv, .tsv or .xlsx file")
+    target = Path(into)
+    if target.suffix != ".yaml":
+        raise UsageError(f"--into must name a data file cards/NAME.yaml (got {into!r})")
+    if not target.is_absolute() and not target.exists() and (pack.root / target).exists():
+        target = pack.root / target
+    target = target.resolve()
+    if target.parent != pack.cards_dir.resolve() or not target.is_file():
+        raise UsageError(f"--into must name an existing data file in {pack.cards_dir} "
+                         f"(got {into!r})")
+    name = target.stem
+    schema_path = pack.cards_dir / "schemas" / f"{name}.yaml"
+    if not schema_path.is_file():
+        raise UsageError(f"no schema {pack.display(schema_path)} for {name}.yaml")
+    schema = load_schema(schema_path, pack.display(schema_path))
+    key = list_key(schema)
+    if key is None:
+        raise UsageError(f"{name}.yaml is not a list data file (its schema has more than "
+                         "one top-level field, or no list of mappings)")
+    shown = sheet_arg
+    doc = load_sheet(source, file, sheet, key, schema.fields)
+    problems = validate(doc, schema)
+    if problems:
+        raise InputError(problems)
+    covered = set(doc.headers.values())
+    # the pack's own checks, with the imported rows in place of the file's
+    ds = load_dataset(pack, checks=False)
+    ds.docs[name] = doc
+    problems = run_checks(ds)
+    if problems:
+        raise InputError(problems)
+    text = target.read_bytes().decode("utf-8")
+    y = None
+    for indent in _INDENTS:
+        candidate = _ruamel(indent)
+        if _dump(candidate, candidate.load(text)) == text:
+            y = candidate
+            break
+    if y is None:
+        y = _ruamel(_INDENTS[0])
+    tree = y.load(text)
+    items = tree[key]
+    rows = doc.data[key]
+    for index, row in enumerate(rows):
+        if index < len(items):
+            _merge(items[index], row, covered)
+        else:
+            items.append(_fresh(row))
+    while len(items) > len(rows):
+        del items[len(rows)]
+    out = _dump(y, tree)
+    # what ruamel wrote must read back (strictly) as exactly the sheet's rows
+    check = loads(out, pack.display(target))
+    if not isinstance(check.data, dict) or not _same(check.data.get(key), rows,
+                                                          lenient=True):
+        raise InputError(Problem("the YAML written would not read back as the sheet's rows; "
+                                 "nothing was written", pack.display(target)))
+    problems = validate(check, schema)
+    if problems:
+        raise InputError(problems)
+    changed = out != text
+    if changed:
+        write_bytes(target, out.encode("utf-8"))
+    return (f"{'wrote' if changed else 'unchanged:'} {pack.display(target)} ({len(rows)} rows "
+            f"from {shown}) in {time.perf_counter() - started:.2f} s")
