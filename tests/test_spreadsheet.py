@@ -307,3 +307,31 @@ def test_same_cards_same_bytes(tmp_path, monkeypatch, fmt):
     for name in pdfs:
         assert (tmp_path / "out-yaml" / name).read_bytes() == \
                (tmp_path / "out-sheet" / name).read_bytes(), name
+
+
+def test_mad_scientists_chits_csv_beside_the_yaml(tmp_path, monkeypatch):
+    """packs/mad-scientists/cards/chits.csv is the chit list as a sheet: it reads as exactly
+    the YAML's chits, and a pack naming it instead builds the same counter sheet."""
+    from eti_print.options import PrintOptions
+    from eti_print.pipeline import build
+    shipped = ROOT / "packs" / "mad-scientists"
+    ds = load_dataset(Pack.open(shipped))
+    files = dict(export_data(ds, "csv"))
+    assert (shipped / "cards" / "chits.csv").read_bytes() == files["chits.csv"], \
+        "chits.csv is stale: eti-print export data mad-scientists, copy data/chits.csv"
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")
+    sheet_pack = tmp_path / "ms"
+    shutil.copytree(shipped, sheet_pack)
+    manifest = sheet_pack / "pack.yaml"
+    text = manifest.read_text()
+    assert "data: [types, chits, credits]" in text
+    manifest.write_text(text.replace("data: [types, chits, credits]", "data: [types, {name: "
+                                     "chits, file: chits.csv, list: chits}, credits]"))
+    (sheet_pack / "cards" / "chits.yaml").unlink()
+    sheet_ds = load_dataset(Pack.open(sheet_pack))
+    assert sheet_ds.docs["chits"].data == ds.docs["chits"].data
+    build(shipped, tmp_path / "out-yaml", PrintOptions())
+    build(sheet_pack, tmp_path / "out-csv", PrintOptions())
+    for name in sorted(p.name for p in (tmp_path / "out-yaml").glob("*.pdf")):
+        assert (tmp_path / "out-yaml" / name).read_bytes() == \
+               (tmp_path / "out-csv" / name).read_bytes(), name
