@@ -10,7 +10,8 @@ makes the sheet's rows the list ``projects.projects`` of a data file named
   an integer field reads ``10`` and refuses ``ten`` and ``10.5``; a boolean
   reads true/false (any case) and yes/no; a list field is comma-separated; an
   xlsx number is an integer only when it is a whole number.
-- An empty cell is an absent field (a required list field is an empty list).
+- An empty cell is an absent field (a required list field is an empty list);
+  a blank row is skipped.
 - Every problem is located by row, column letter and header
   (``cards/projects.csv:7:D (difficulty): ...``,
   ``cards/decks.xlsx#Projects!D7 (difficulty): ...``), also for schema
@@ -134,6 +135,9 @@ def _csv_rows(raw: bytes, shown: str, tab: bool) -> list[list[Any]]:
         for row in reader:
             if len(rows) > MAX_ROWS:
                 raise InputError(Problem(f"too many rows (the limit is {MAX_ROWS})", shown))
+            if len(row) > MAX_COLS and any(v.strip() for v in row[MAX_COLS:]):
+                raise InputError(Problem(f"too many columns (the limit is {MAX_COLS})", shown,
+                                         reader.line_num))
             rows.append(row)
     except csv.Error as exc:
         raise InputError(Problem(f"CSV syntax error: {exc}", shown,
@@ -153,6 +157,10 @@ def _xlsx_rows(path: Path, raw: bytes, shown: str, sheet: str | None) -> list[li
     import warnings
 
     import openpyxl
+    from openpyxl.xml import DEFUSEDXML
+    if not DEFUSEDXML:  # openpyxl guards against XML entity bombs only with defusedxml
+        raise InputError(Problem("reading xlsx needs the defusedxml package "
+                                 "(pip install defusedxml)", shown))
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
@@ -173,12 +181,21 @@ def _xlsx_rows(path: Path, raw: bytes, shown: str, sheet: str | None) -> list[li
                                      shown.split("#")[0], hint="sheets are "
                                      + ", ".join(names)))
         rows = []
-        pairs = zip(values[name].iter_rows(values_only=True),
-                    formulas[name].iter_rows(values_only=True))
+        # a column past the cap is read (to refuse it), and no further; a sheet that says
+        # it is wider is refused before its rows are read
+        declared = values[name].max_column
+        if isinstance(declared, int) and declared > MAX_COLS:
+            raise InputError(Problem(f"the sheet is {declared} columns wide (the limit is "
+                                     f"{MAX_COLS})", shown))
+        wide = MAX_COLS + 1
+        pairs = zip(values[name].iter_rows(values_only=True, max_col=wide),
+                    formulas[name].iter_rows(values_only=True, max_col=wide))
         for number, (row, frow) in enumerate(pairs, start=1):
             if number > MAX_ROWS + 1:
                 raise InputError(Problem(f"too many rows (the limit is {MAX_ROWS})", shown))
-            row = list(row[:MAX_COLS + 1])
+            row = list(row)
+            if len(row) > MAX_COLS and not _empty(row[MAX_COLS]):
+                raise InputError(Problem(f"too many columns (the limit is {MAX_COLS})", shown))
             for c, value in enumerate(row):
                 raw_value = frow[c] if c < len(frow) else None
                 if value is None and isinstance(raw_value, str) and raw_value.startswith("="):
@@ -359,6 +376,8 @@ def load_sheet(path: Path, shown: str, sheet: str | None, list_key: str,
     doc.locations[(list_key,)] = (1, None)
     doc.key_locations[(list_key,)] = (1, None)
     for r, row in enumerate(rows[1:], start=2):
+        if all(_empty(v) for v in row):
+            continue   # a blank row separates, it is not an item
         index = len(items)
         item: dict[str, Any] = {}
         doc.locations[(list_key, index)] = (r, None)

@@ -169,6 +169,29 @@ def test_cell_cap(tmp_path, monkeypatch):
     assert problems(root) == ["cards/things.csv:2:A (id): cell is longer than 3 characters"]
 
 
+def test_column_cap(tmp_path, monkeypatch):
+    import eti_print.spreadsheet as sp
+    monkeypatch.setattr(sp, "MAX_COLS", 2)
+    root = make_pack(tmp_path, "things.csv", b"id,upgrades\na,x,,\nb,x,,y\n")
+    assert problems(root) == ["cards/things.csv:3: too many columns (the limit is 2)"]
+
+
+def test_xlsx_column_cap(tmp_path, monkeypatch):
+    import eti_print.spreadsheet as sp
+    monkeypatch.setattr(sp, "MAX_COLS", 2)
+    root = make_pack(tmp_path, "book.xlsx#Things", _xlsx([["id", "upgrades"],
+                                                          ["a", "x", None, "far"]]))
+    assert problems(root) == ["cards/book.xlsx#Things: the sheet is 4 columns wide (the limit "
+                              "is 2)"]
+
+
+def test_blank_rows_skipped(tmp_path):
+    root = make_pack(tmp_path, "things.csv", b"id,upgrades\na,x\n,\n\nb,y\n,\n")
+    doc = load(root).docs["things"]
+    assert doc.data["things"] == [{"id": "a", "upgrades": ["x"]}, {"id": "b", "upgrades": ["y"]}]
+    assert doc.where(("things", 1, "id")) == (5, 1)
+
+
 def test_file_confined_to_the_pack(tmp_path):
     root = make_pack(tmp_path, "../../outside.csv")
     (tmp_path / "outside.csv").write_text("id,upgrades\na,x\n")
