@@ -60,6 +60,18 @@ def column_letter(n: int) -> str:
     return out
 
 
+@dataclass(frozen=True)
+class CellProblem(Problem):
+    """A Problem in a sheet: sorted by file, row and column like any other, shown at its
+    cell (``cards/projects.csv:7:E (difficulty): ...``)."""
+
+    cell: str | None = None
+
+    def __str__(self) -> str:
+        return str(Problem(self.message, self.cell, None, None, self.field, self.hint,
+                           self.subject))
+
+
 @dataclass
 class SheetDocument(Document):
     """A Document read from a sheet: problems name the row, column letter and header."""
@@ -87,12 +99,12 @@ class SheetDocument(Document):
         exact = tuple(path) in self.locations
         # a cell's own problem needs no field path: the header names it
         shown = None if exact and col is not None else (format_path(path) or None)
-        return Problem(message, self.cell(row, col), None, None, shown, hint)
+        return CellProblem(message, self.path, row, col, shown, hint, cell=self.cell(row, col))
 
 
 def _problem(doc: SheetDocument, row: int, col: int | None, message: str,
              hint: str | None = None) -> Problem:
-    return Problem(message, doc.cell(row, col), hint=hint)
+    return CellProblem(message, doc.path, row, col, None, hint, cell=doc.cell(row, col))
 
 
 # -- reading the raw cells -------------------------------------------------------------
@@ -242,7 +254,7 @@ def _convert(value: Any, rules: dict[str, Any]) -> tuple[Any, str | None]:
                      "in a spreadsheet program, or type the value)"
     if isinstance(value, str) and len(value) > MAX_CELL_CHARS:
         return None, f"cell is longer than {MAX_CELL_CHARS} characters"
-    shown = repr(value if not isinstance(value, float) or not value.is_integer() else value)
+    shown = repr(value)
     if kind == "list":
         item = rules.get("schema") if isinstance(rules.get("schema"), dict) else {}
         if not isinstance(value, str):

@@ -358,3 +358,14 @@ def test_mad_scientists_chits_csv_beside_the_yaml(tmp_path, monkeypatch):
     for name in sorted(p.name for p in (tmp_path / "out-yaml").glob("*.pdf")):
         assert (tmp_path / "out-yaml" / name).read_bytes() == \
                (tmp_path / "out-csv" / name).read_bytes(), name
+
+
+def test_problems_sort_by_row_and_column(tmp_path):
+    from eti_print.errors import combine
+    rows = "".join(f"t{n},{'ten' if n in (3, 10) else n},x\n" for n in range(2, 12))
+    root = make_pack(tmp_path, "things.csv", ("id,difficulty,upgrades\n" + rows).encode())
+    with pytest.raises(InputError) as info:
+        load(root)
+    shown = [str(p) for p in combine(info.value.problems)]
+    assert shown == ["cards/things.csv:3:B (difficulty): must be an integer (got 'ten')",
+                     "cards/things.csv:10:B (difficulty): must be an integer (got 'ten')"]
