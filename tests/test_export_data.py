@@ -133,3 +133,26 @@ def test_cli_export_and_import(tmp_path, capsys):
     assert main(["export", "tts", str(root), "--format", "xlsx"]) == 2
     assert main(["import", "data", str(out / "data" / "chits.csv"), "--into",
                  "elsewhere.yaml", "--pack", str(root)]) == 2
+
+
+def test_removed_column_removes_the_field(tmp_path):
+    root = copy_pack(PACKS["mad-scientists"], tmp_path / "ms")
+    files = dict(export_data(load_dataset(Pack.open(root)), "csv"))
+    lines = files["chits.csv"].decode().splitlines()
+    header = lines[0].split(",")
+    assert header[1] == "listed_as"
+    # drop the listed_as column (only two chits have it)
+    rows = list(__import__("csv").reader(lines))
+    rows = [r[:1] + r[2:] for r in rows]
+    out = io.StringIO()
+    __import__("csv").writer(out).writerows(rows)
+    sheet = tmp_path / "chits.csv"
+    sheet.write_text(out.getvalue())
+    target = root / "cards" / "chits.yaml"
+    before = target.read_text()
+    import_data(str(sheet), str(target), str(root))
+    after = target.read_text()
+    removed = [a for a in before.splitlines() if a not in after.splitlines()]
+    assert len(removed) == 2 and all("listed_as:" in a for a in removed)
+    chits = load_dataset(Pack.open(root)).items("chits.chits")
+    assert not any("listed_as" in c for c in chits)

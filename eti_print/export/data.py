@@ -206,26 +206,17 @@ def _fresh(value: Any, like: Any = None) -> Any:
     return value
 
 
-def _merge(old: Any, new: dict[str, Any], covered: set[str], prefix: str = "") -> None:
+def _merge(old: Any, new: dict[str, Any]) -> None:
     """Update ruamel mapping ``old`` to hold ``new``'s values, touching only what changed.
-    Keys whose column the sheet has (``covered``) and whose cell is empty are removed."""
+    A key the row does not have is removed (the sheet is the data: a missing column is an
+    absent field), but an empty list stays (an empty cell reads as no list)."""
     for key, value in new.items():
-        here = prefix + key
         if key in old and isinstance(old[key], dict) and isinstance(value, dict):
-            _merge(old[key], value, covered, here + ".")
+            _merge(old[key], value)
         elif key not in old or not _same(old[key], value):
             old[key] = _fresh(value, old.get(key))
     for key in list(old):
-        here = prefix + key
-        if key in new:
-            continue
-        if isinstance(old[key], dict):
-            if any(c.startswith(here + ".") for c in covered):
-                _merge(old[key], {}, covered, here + ".")
-                if not old[key]:
-                    del old[key]
-            continue
-        if here in covered and not (isinstance(old[key], list) and not old[key]):
+        if key not in new and not (isinstance(old[key], list) and not old[key]):
             del old[key]
 
 
@@ -272,7 +263,6 @@ def import_data(sheet_arg: str, into: str, pack_arg: str | None = None) -> str:
     problems = validate(doc, schema)
     if problems:
         raise InputError(problems)
-    covered = set(doc.headers.values())
     # the pack's own checks, with the imported rows in place of the file's
     ds = load_dataset(pack, checks=False)
     ds.docs[name] = doc
@@ -280,20 +270,23 @@ def import_data(sheet_arg: str, into: str, pack_arg: str | None = None) -> str:
     if problems:
         raise InputError(problems)
     text = target.read_bytes().decode("utf-8")
-    y = None
+    y, tree = None, None
     for indent in _INDENTS:
         candidate = _ruamel(indent)
-        if _dump(candidate, candidate.load(text)) == text:
-            y = candidate
+        loaded = candidate.load(text)
+        if _dump(candidate, loaded) == text:
+            y, tree = candidate, loaded
             break
     if y is None:
         y = _ruamel(_INDENTS[0])
-    tree = y.load(text)
+        tree = y.load(text)
+    if not isinstance(tree, dict) or not isinstance(tree.get(key), list):
+        raise InputError(Problem(f"{key!r} is not a list in this file", pack.display(target)))
     items = tree[key]
     rows = doc.data[key]
     for index, row in enumerate(rows):
         if index < len(items):
-            _merge(items[index], row, covered)
+            _merge(items[index], row)
         else:
             items.append(_fresh(row))
     while len(items) > len(rows):
