@@ -265,11 +265,20 @@ def import_data(sheet_arg: str, into: str, pack_arg: str | None = None) -> str:
         raise InputError(problems)
     # the pack's own checks, with the imported rows in place of the file's
     ds = load_dataset(pack, checks=False)
+    original = ds.docs.get(name)
     ds.docs[name] = doc
     problems = run_checks(ds)
     if problems:
         raise InputError(problems)
     text = target.read_bytes().decode("utf-8")
+    # the file as the pack loaded it (unless the pack reads this data from a sheet)
+    current = original
+    if current is None or current.path != pack.display(target):
+        current = loads(text, pack.display(target))
+    if isinstance(current.data, dict) and _same(current.data.get(key), doc.data[key],
+                                                lenient=True):
+        return (f"unchanged: {pack.display(target)} ({len(doc.data[key])} rows from {shown}) "
+                f"in {time.perf_counter() - started:.2f} s")
     y, tree = None, None
     for indent in _INDENTS:
         candidate = _ruamel(indent)
