@@ -156,3 +156,38 @@ def test_removed_column_removes_the_field(tmp_path):
     assert len(removed) == 2 and all("listed_as:" in a for a in removed)
     chits = load_dataset(Pack.open(root)).items("chits.chits")
     assert not any("listed_as" in c for c in chits)
+
+
+def test_rows_added_and_removed(tmp_path):
+    root = copy_pack(PACKS["mad-scientists"], tmp_path / "ms")
+    files = dict(export_data(load_dataset(Pack.open(root)), "csv"))
+    lines = files["chits.csv"].decode().splitlines()
+    target = root / "cards" / "chits.yaml"
+    before = target.read_text()
+    # the last chit removed, a new one appended: the pack's count check (75) must still hold
+    new = "Gamma Cannon,,,U,1,4,2,Gun,gun,"
+    sheet = tmp_path / "chits.csv"
+    sheet.write_text("\n".join(lines[:-1] + [new]) + "\n")
+    last = lines[-1].split(",")[0]
+    assert import_data(str(sheet), str(target), str(root)).startswith("wrote")
+    chits = load_dataset(Pack.open(root)).items("chits.chits")
+    assert chits[-1] == {"name": "Gamma Cannon", "type": "U", "move": "1", "range": "4",
+                         "defense": "2", "notes": ["Gun"], "icon": "gun"}
+    assert last not in [c["name"] for c in chits]
+    after = target.read_text().splitlines()
+    old = before.splitlines()
+    gone = [n for n, line in enumerate(old) if f"name: {last}," in line]
+    assert len(gone) == 1
+    assert after[:gone[0]] == old[:gone[0]]          # every row before it: the same bytes
+    assert after[gone[0]:] == old[gone[0] + 1:] + [
+        '  - {name: Gamma Cannon, type: U, move: "1", range: "4", defense: "2", notes: [Gun], '
+        'icon: gun}']
+
+
+def test_import_refuses_a_file_that_is_not_a_list(tmp_path):
+    from eti_print.errors import UsageError
+    root = copy_pack(ROOT, tmp_path / "eti")
+    sheet = tmp_path / "game.csv"
+    sheet.write_text("id\nx\n")
+    with pytest.raises(UsageError, match="not a list data file"):
+        import_data(str(sheet), str(root / "cards" / "game.yaml"), str(root))

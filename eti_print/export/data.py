@@ -190,8 +190,11 @@ def _same(old: Any, new: Any, *, lenient: bool = False) -> bool:
 
 
 def _fresh(value: Any, like: Any = None) -> Any:
-    """A plain value as a ruamel node, flow style when ``like`` was (``[a, b]``)."""
+    """A plain value as a ruamel node styled like ``like`` (the value it replaces, or the
+    row before a new one): flow style (``[a, b]``, ``{k: v}``) and quotes as it had."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
+    from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, ScalarString,
+                                          SingleQuotedScalarString)
     if isinstance(value, list):
         seq = CommentedSeq(_fresh(v) for v in value)
         flow = like.fa.flow_style() if isinstance(like, CommentedSeq) else True
@@ -202,7 +205,12 @@ def _fresh(value: Any, like: Any = None) -> Any:
         m = CommentedMap()
         for k, v in value.items():
             m[k] = _fresh(v, like.get(k) if isinstance(like, dict) else None)
+        if isinstance(like, CommentedMap) and like.fa.flow_style():
+            m.fa.set_flow_style()
         return m
+    if isinstance(value, str) and isinstance(like, ScalarString) and \
+            type(like) in (DoubleQuotedScalarString, SingleQuotedScalarString):
+        return type(like)(value)   # "1" stays "1", not '1'
     return value
 
 
@@ -297,7 +305,7 @@ def import_data(sheet_arg: str, into: str, pack_arg: str | None = None) -> str:
         if index < len(items):
             _merge(items[index], row)
         else:
-            items.append(_fresh(row))
+            items.append(_fresh(row, items[-1] if len(items) else None))
     while len(items) > len(rows):
         del items[len(rows)]
     out = _dump(y, tree)
