@@ -76,12 +76,26 @@ def _cmd_calibrate(args: argparse.Namespace) -> int:
 
 def _cmd_export(args: argparse.Namespace) -> int:
     from .export import export
-    if args.kind != "tts" and (args.format is not None or args.base_url is not None):
-        raise UsageError("--format and --base-url apply to 'export tts' only")
-    report = export(args.kind, args.pack, Path(args.out), fmt=args.format or "jpg",
+    if args.kind == "data":
+        if args.base_url is not None:
+            raise UsageError("--base-url applies to 'export tts' only")
+        if args.format not in (None, "csv", "xlsx"):
+            raise UsageError("--format for 'export data' is csv or xlsx")
+    elif args.kind != "tts" and (args.format is not None or args.base_url is not None):
+        raise UsageError("--format and --base-url apply to 'export tts' and 'export data' only")
+    elif args.format in ("csv", "xlsx"):
+        raise UsageError("--format for 'export tts' is jpg or png")
+    default = "csv" if args.kind == "data" else "jpg"
+    report = export(args.kind, args.pack, Path(args.out), fmt=args.format or default,
                     base_url=args.base_url, progress=None if args.quiet else _progress)
     if not args.quiet:
         print(report)
+    return 0
+
+
+def _cmd_import(args: argparse.Namespace) -> int:
+    from .export.data import import_data
+    print(import_data(args.file, args.into, args.pack))
     return 0
 
 
@@ -166,20 +180,32 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("export", help="card files for print-on-demand (pdf, png) and "
                                       "Tabletop Simulator (tts)")
-    p.add_argument("kind", choices=("pdf", "png", "tts"),
+    p.add_argument("kind", choices=("pdf", "png", "tts", "data"),
                    help="pdf: one PDF per deck, a page per card side with 1/8 in bleed; "
                         "png: every card side at 300 dpi with 1/8 in bleed; "
-                        "tts: Tabletop Simulator deck sheets and a saved object")
+                        "tts: Tabletop Simulator deck sheets and a saved object; "
+                        "data: every list data file as a spreadsheet")
     p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
     p.add_argument("--out", default="output",
-                   help="output folder; files go to its pdf/, png/ or tts/ (default: ./output)")
-    p.add_argument("--format", choices=("jpg", "png"), default=None,
-                   help="tts only: sheet image format (default jpg)")
+                   help="output folder; files go to its pdf/, png/, tts/ or data/ "
+                        "(default: ./output)")
+    p.add_argument("--format", choices=("jpg", "png", "csv", "xlsx"), default=None,
+                   help="tts: sheet image format, jpg (default) or png; data: csv (default) "
+                        "or xlsx")
     p.add_argument("--base-url", default=None, metavar="URL",
                    help="tts only: where the images will be uploaded; the saved object's "
                         "image URLs become URL/<file> (default: file:/// paths on this computer)")
     p.add_argument("--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=_cmd_export)
+
+    p = sub.add_parser("import", help="write a spreadsheet's rows back into a YAML data file")
+    p.add_argument("kind", choices=("data",), help="data: a CSV, TSV or XLSX sheet")
+    p.add_argument("file", help="the sheet: NAME.csv, NAME.tsv, NAME.xlsx or NAME.xlsx#Sheet")
+    p.add_argument("--into", required=True, metavar="cards/NAME.yaml",
+                   help="the data file whose list the rows replace (comments, key order and "
+                        "unchanged rows are kept)")
+    p.add_argument("--pack", help="pack folder (default: the shipped E.T.I. pack)")
+    p.set_defaults(handler=_cmd_import)
 
     p = sub.add_parser("watch", help="rebuild on every save of data, layouts, templates, "
                                      "fonts or art")

@@ -12,6 +12,7 @@ from typing import Any, Iterator
 from .errors import InputError, Problem
 from .pack import Pack, confine
 from .schema import Schema, load_checked, load_schema, validate
+from .spreadsheet import load_sheet, split_ref
 from .yamlload import Document, load
 
 
@@ -82,11 +83,18 @@ def load_dataset(pack: Pack, checks: bool = True) -> Dataset:
     problems: list[Problem] = []
     docs: dict[str, Document] = {}
     schemas: dict[str, Schema] = {}
-    for index, name in enumerate(manifest.data["data"]):
+    for index, entry in enumerate(manifest.data["data"]):
         line, _ = manifest.where(("data", index))
+        sheet = entry if isinstance(entry, dict) else None
+        name = sheet["name"] if sheet else entry
         try:
-            data_path = confine(pack.root, f"{name}.yaml", "cards", where=manifest.path,
-                                line=line, field=f"data[{index}]")
+            if sheet:
+                file, _sheet = split_ref(sheet["file"])
+                data_path = confine(pack.root, file, "cards", where=manifest.path, line=line,
+                                    field=f"data[{index}].file")
+            else:
+                data_path = confine(pack.root, f"{name}.yaml", "cards", where=manifest.path,
+                                    line=line, field=f"data[{index}]")
             schema_path = confine(pack.root, f"{name}.yaml", "cards/schemas",
                                   where=manifest.path, line=line, field=f"data[{index}]")
         except InputError as exc:
@@ -96,8 +104,14 @@ def load_dataset(pack: Pack, checks: bool = True) -> Dataset:
             schemas[name] = load_schema(schema_path, pack.display(schema_path))
         except InputError as exc:
             problems.extend(exc.problems)
+            if sheet:
+                continue
         try:
-            docs[name] = load(data_path, pack.display(data_path))
+            if sheet:
+                docs[name] = load_sheet(data_path, pack.display(data_path), _sheet,
+                                        sheet["list"], schemas[name].fields)
+            else:
+                docs[name] = load(data_path, pack.display(data_path))
         except InputError as exc:
             problems.extend(exc.problems)
             continue

@@ -103,8 +103,10 @@ def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
     from ..options import PrintOptions
     from ..output import source_date_epoch
     from ..pipeline import load_checked
+    if kind == "data":
+        return _export_data(pack_arg, out_dir, fmt)
     if kind not in ("pdf", "png", "tts"):
-        raise UsageError(f"unknown export {kind!r}; exports are pdf, png and tts")
+        raise UsageError(f"unknown export {kind!r}; exports are data, pdf, png and tts")
     if base_url is not None and not re.match(r"^(https?|file)://\S+$", base_url):
         raise UsageError(f"--base-url must be an http(s):// or file:// URL (got {base_url!r})")
     started = time.perf_counter()
@@ -124,3 +126,23 @@ def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
     return (f"wrote {len(written)} files ({cards} cards in {len(decks)} decks) to "
             f"{out_dir / kind} in {time.perf_counter() - started:.2f} s")
 
+
+
+def _export_data(pack_arg: str | None, out_dir: Path, fmt: str) -> str:
+    """``export data``: every list data file as ``data/NAME.csv`` or ``data/NAME.xlsx``."""
+    import time
+
+    from ..dataset import load_dataset
+    from ..pack import Pack
+    from .data import export_data
+    started = time.perf_counter()
+    ds = load_dataset(Pack.open(pack_arg))
+    files = export_data(ds, fmt)
+    out = prepare_dir(out_dir)
+    target_dir = out / "data"
+    if target_dir.is_symlink():
+        raise UsageError(f"{target_dir} is a symbolic link; refusing to write through it")
+    for name, data in files:
+        write_bytes(target_dir / name, data)
+    return (f"wrote {len(files)} {fmt} files ({', '.join(n for n, _ in files)}) to "
+            f"{out_dir / 'data'} in {time.perf_counter() - started:.2f} s")
