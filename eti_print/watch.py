@@ -32,7 +32,7 @@ from .pack import Pack
 
 #: Files whose saves trigger a rebuild.
 WATCHED_SUFFIXES = frozenset((".yaml", ".yml", ".j2", ".jinja", ".svg", ".png", ".jpg",
-                              ".jpeg", ".ttf", ".otf"))
+                              ".jpeg", ".ttf", ".otf", ".csv", ".tsv", ".xlsx"))
 WATCHED_FOLDERS = ("cards", "templates", "fonts")
 #: Most milliseconds one batch of changes is gathered over, and the quiet time that ends it.
 DEBOUNCE_MS = 400

@@ -369,3 +369,48 @@ def test_problems_sort_by_row_and_column(tmp_path):
     shown = [str(p) for p in combine(info.value.problems)]
     assert shown == ["cards/things.csv:3:B (difficulty): must be an integer (got 'ten')",
                      "cards/things.csv:10:B (difficulty): must be an integer (got 'ten')"]
+
+
+def test_watch_rebuilds_a_pack_whose_deck_is_a_spreadsheet(tmp_path):
+    """Saving a CSV deck triggers a rebuild that prints the new cell; a bad cell is reported
+    with its row and column and the last good output stays."""
+    import queue
+    import threading
+    from eti_print.options import PrintOptions
+    from eti_print.watch import watch
+    pack = tmp_path / "ms"
+    shutil.copytree(ROOT / "packs" / "mad-scientists", pack)
+    manifest = pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "data: [types, chits, credits]",
+        "data: [types, {name: chits, file: chits.csv, list: chits}, credits]"))
+    (pack / "cards" / "chits.yaml").unlink()
+    out = tmp_path / "out"
+    reports: "queue.Queue" = queue.Queue()
+    stop = threading.Event()
+    thread = threading.Thread(target=lambda: watch(str(pack), out, PrintOptions(), stop_event=stop,
+                                                   on_build=reports.put, debounce_ms=200,
+                                                   step_ms=30), daemon=True)
+    thread.start()
+    try:
+        first = reports.get(timeout=120)
+        assert first.ok, first.problems
+        sheet = pack / "cards" / "chits.csv"
+        sheet.write_text(sheet.read_text().replace("Super Agents,", "Mega Agents,", 1))
+        report = reports.get(timeout=120)
+        assert report.ok and report.changes == ["cards/chits.csv"], report.problems
+        assert "mad-scientists-counters.pdf" in report.written
+        from pypdf import PdfReader
+        text = " ".join(p.extract_text() for p in
+                        PdfReader(out / "mad-scientists-counters.pdf").pages)
+        assert "Mega Agents" in text or "MEGA AGENTS" in text
+        good = (out / "mad-scientists-counters.pdf").read_bytes()
+        sheet.write_text(sheet.read_text().replace(",3,1,3,", ",three,1,3,", 1))
+        report = reports.get(timeout=120)
+        assert not report.ok
+        assert any(p.startswith("cards/chits.csv:3:E (move)") for p in report.problems), \
+            report.problems
+        assert (out / "mad-scientists-counters.pdf").read_bytes() == good
+    finally:
+        stop.set()
+        thread.join(timeout=30)
