@@ -41,9 +41,10 @@ import io
 import json
 import math
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from .errors import InputError, Problem, UsageError
 from .output import prepare_dir, write_bytes
@@ -567,9 +568,10 @@ def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
            base_url: str | None = None, progress: Progress = None) -> str:
     """Run ``export pdf|png|tts``; return a short report."""
     import time
+
     from .options import PrintOptions
-    from .pipeline import load_checked
     from .output import source_date_epoch
+    from .pipeline import load_checked
     if kind not in ("pdf", "png", "tts"):
         raise UsageError(f"unknown export {kind!r}; exports are pdf, png and tts")
     if base_url is not None and not re.match(r"^(https?|file)://\S+$", base_url):
