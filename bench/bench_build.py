@@ -42,7 +42,7 @@ def main() -> None:
              best_of(n, lambda: cold(["build", "--quiet", "--out", str(out / "o")], out))),
         ]
         from eti_print.options import PrintOptions
-from eti_print.pipeline import build
+        from eti_print.pipeline import build
         build(None, out / "warm", PrintOptions())
         rows.append(("build, all outputs (warm, in process)",
                      best_of(n, lambda: build(None, out / "warm", PrintOptions()))))
