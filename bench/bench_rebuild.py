@@ -36,8 +36,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from eti_print.options import PrintOptions  # noqa: E402
 from eti_print.cache import BuildCache  # noqa: E402
+from eti_print.options import PrintOptions  # noqa: E402
 from eti_print.watch import rebuild  # noqa: E402
 
 PARTS = ("cards", "templates", "fonts", "pack.yaml")
@@ -98,7 +98,8 @@ def main() -> None:
         times = []
         for _ in range(args.repeat):
             times.append(rebuild(str(pack), out, options, cache).seconds)
-        print(f"{'no change':32s} best {min(times):6.3f} s  median {statistics.median(times):6.3f} s")
+        median = statistics.median(times)
+        print(f"{'no change':32s} best {min(times):6.3f} s  median {median:6.3f} s")
 
         if args.profile:
             path, old, new = SCENARIOS[args.profile]
@@ -140,7 +141,8 @@ def main() -> None:
             target.write_text(text, encoding="utf-8")
             own = statistics.median(c[0] for c in cpus)
             workers = statistics.median(c[1] for c in cpus)
-            print(f"{name:18s} wall best {min(times):6.3f} s median {statistics.median(times):6.3f} s"
+            median = statistics.median(times)
+            print(f"{name:18s} wall best {min(times):6.3f} s median {median:6.3f} s"
                   f" | cpu here {own:5.3f} s, workers {workers:5.3f} s,"
                   f" 2-core estimate {max(own, workers):5.3f} s"
                   f" | rendered: {', '.join(sorted(rendered)) or 'nothing'}"

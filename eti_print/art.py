@@ -35,14 +35,16 @@ import os
 import re
 import stat
 import warnings
+from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path, PurePosixPath
-from typing import Any, Iterator
+from typing import Any
 
 from lxml import etree
 from PIL import Image as PILImage
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group, Image as RLImage
+from reportlab.graphics.shapes import Drawing, Group
+from reportlab.graphics.shapes import Image as RLImage
 from reportlab.lib import colors
 from svglib.fonts import FontMap
 from svglib.svglib import SvgRenderer

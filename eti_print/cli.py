@@ -9,8 +9,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from . import __version__
 from .errors import EtiError, InputError, UsageError
@@ -101,6 +101,7 @@ def _cmd_import(args: argparse.Namespace) -> int:
 
 def _cmd_watch(args: argparse.Namespace) -> int:
     import time
+
     from .pack import Pack
     from .watch import watch
     options = _print_options(args)

@@ -7,7 +7,8 @@ board palettes, the ink-saver's dark text) goes through ``readable``.
 from __future__ import annotations
 
 import re
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from reportlab.lib.colors import Color
 

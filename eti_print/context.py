@@ -5,8 +5,9 @@ Nothing here renders or loads; the stages in ``pipeline`` fill these in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 from .options import PrintOptions
 
@@ -24,13 +25,13 @@ Progress = Callable[[str], None] | None
 class Context:
     """Everything loaded for one build, shared by the job types."""
 
-    pack: "Pack"
-    dataset: "Dataset"
-    fonts: "FontSet"
+    pack: Pack
+    dataset: Dataset
+    fonts: FontSet
     art: Any
     env: Any
-    layouts: "LayoutLibrary"
-    sheets: "SheetSettings"
+    layouts: LayoutLibrary
+    sheets: SheetSettings
     options: PrintOptions
     model: Any = None        # the game's model of the data (None for a pack without a game)
     game: Any = None         # the pack's game plugin (eti_print.games.Game), if any

@@ -6,15 +6,15 @@ problem of the pass is collected so the user sees them all at once.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any
 
 from .errors import InputError, Problem
 from .pack import Pack, confine
 from .schema import Schema, load_checked, load_schema, validate
 from .spreadsheet import load_sheet, split_ref
 from .yamlload import Document, load
-
 
 
 @dataclass

@@ -8,9 +8,9 @@ command line is a ``UsageError`` (exit status 2).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 import re
-from typing import Iterable
+from collections.abc import Iterable
+from dataclasses import dataclass
 
 #: How many problems one pass reports before it stops listing them.
 PROBLEM_CAP = 50
@@ -83,7 +83,7 @@ class InputError(EtiError):
 
 
 def fail(message: str, path: str | None = None, line: int | None = None,
-         col: int | None = None, field: str | None = None, hint: str | None = None) -> "InputError":
+         col: int | None = None, field: str | None = None, hint: str | None = None) -> InputError:
     """Build a single-problem InputError (``raise fail(...)``)."""
     return InputError(Problem(message, path, line, col, field, hint))
 

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
+from reportlab.lib.fonts import addMapping
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
-from reportlab.lib.fonts import addMapping
 
 from .errors import InputError, Problem, fail
 from .pack import Pack, confine
@@ -65,7 +65,7 @@ class FontSet:
         return missing_glyphs(font_name, text)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _register_file(path: Path, shown: str) -> str:
     name = "eti-" + path.stem
     try:
@@ -77,7 +77,7 @@ def _register_file(path: Path, shown: str) -> str:
     return name
 
 
-@lru_cache(maxsize=None)
+@cache
 def _charmap(font_name: str) -> frozenset[int]:
     return frozenset(pdfmetrics.getFont(font_name).face.charToGlyph)
 

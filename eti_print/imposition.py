@@ -31,8 +31,8 @@ Decisions, each one tested in ``tests/test_imposition.py``:
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Iterable
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -78,41 +78,41 @@ class Rect:
     def center(self) -> tuple[float, float]:
         return (self.x + self.w / 2, self.y + self.h / 2)
 
-    def inset(self, d: float) -> "Rect":
+    def inset(self, d: float) -> Rect:
         return Rect(self.x + d, self.y + d, self.w - 2 * d, self.h - 2 * d)
 
-    def outset(self, d: float) -> "Rect":
+    def outset(self, d: float) -> Rect:
         return self.inset(-d)
 
-    def expanded(self, left: float, bottom: float, right: float, top: float) -> "Rect":
+    def expanded(self, left: float, bottom: float, right: float, top: float) -> Rect:
         """Grown by a different amount on each side (negative shrinks)."""
         return Rect(self.x - left, self.y - bottom, self.w + left + right, self.h + bottom + top)
 
-    def translated(self, dx: float, dy: float) -> "Rect":
+    def translated(self, dx: float, dy: float) -> Rect:
         return Rect(self.x + dx, self.y + dy, self.w, self.h)
 
-    def mirrored_x(self, page_w: float) -> "Rect":
+    def mirrored_x(self, page_w: float) -> Rect:
         """Mirrored left-right on a page ``page_w`` wide."""
         return Rect(page_w - self.x - self.w, self.y, self.w, self.h)
 
-    def mirrored_y(self, page_h: float) -> "Rect":
+    def mirrored_y(self, page_h: float) -> Rect:
         """Mirrored top-bottom on a page ``page_h`` high."""
         return Rect(self.x, page_h - self.y - self.h, self.w, self.h)
 
-    def almost_equal(self, other: "Rect", tol: float = EPS) -> bool:
+    def almost_equal(self, other: Rect, tol: float = EPS) -> bool:
         return (abs(self.x - other.x) <= tol and abs(self.y - other.y) <= tol
                 and abs(self.w - other.w) <= tol and abs(self.h - other.h) <= tol)
 
-    def contains(self, other: "Rect", tol: float = EPS) -> bool:
+    def contains(self, other: Rect, tol: float = EPS) -> bool:
         return (other.x >= self.x - tol and other.y >= self.y - tol
                 and other.right <= self.right + tol and other.top <= self.top + tol)
 
-    def overlaps(self, other: "Rect", tol: float = EPS) -> bool:
+    def overlaps(self, other: Rect, tol: float = EPS) -> bool:
         """True if the two share an area (touching edges do not count)."""
         return (min(self.right, other.right) - max(self.x, other.x) > tol
                 and min(self.top, other.top) - max(self.y, other.y) > tol)
 
-    def intersection(self, other: "Rect") -> "Rect | None":
+    def intersection(self, other: Rect) -> Rect | None:
         x0, y0 = max(self.x, other.x), max(self.y, other.y)
         x1, y1 = min(self.right, other.right), min(self.top, other.top)
         if x1 - x0 <= EPS or y1 - y0 <= EPS:
@@ -276,7 +276,7 @@ class SheetSpec:
     @classmethod
     def fit(cls, paper: tuple[float, float], card: tuple[float, float], bleed: float = 0.0,
             gutter: float = 0.0, min_margin: float = DEFAULT_MIN_MARGIN,
-            **options: object) -> "SheetSpec":
+            **options: object) -> SheetSpec:
         """The spec with as many columns and rows as fit (``options``: other fields)."""
         return cls(paper=paper, card=card, bleed=bleed, gutter=gutter, min_margin=min_margin,
                    **options)  # type: ignore[arg-type]

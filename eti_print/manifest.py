@@ -12,11 +12,11 @@ if TYPE_CHECKING:  # pragma: no cover
     from .dataset import Dataset
 
 
-def manifest_name(ctx: "Context") -> str:
+def manifest_name(ctx: Context) -> str:
     return ctx.output_name("manifest", "json")
 
 
-def data_hash(ds: "Dataset") -> str:
+def data_hash(ds: Dataset) -> str:
     """SHA-256 over the pack's data, schemas, layouts, templates, art and fonts."""
     h = hashlib.sha256()
     root = ds.pack.root
@@ -32,7 +32,7 @@ def data_hash(ds: "Dataset") -> str:
     return h.hexdigest()
 
 
-def manifest(ctx: "Context", outputs: "list[Output]") -> bytes:
+def manifest(ctx: Context, outputs: list[Output]) -> bytes:
     files = [{
         "file": o.name,
         "kind": o.kind,

@@ -41,7 +41,7 @@ class Pack:
     root: Path
 
     @classmethod
-    def open(cls, where: str | os.PathLike[str] | None) -> "Pack":
+    def open(cls, where: str | os.PathLike[str] | None) -> Pack:
         if where is None:
             return cls(default_pack_root().resolve())
         path = Path(where)

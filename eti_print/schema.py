@@ -11,7 +11,7 @@ file, line, column and field path.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -227,7 +227,7 @@ def reference(schema: Schema) -> str:
     return "\n".join(lines)
 
 
-@lru_cache(maxsize=None)
+@cache
 def builtin_schema(name: str, folder: Path = BUILTIN_SCHEMAS) -> Schema:
     """One of eti-print's own schemas (or a game's, from its ``folder``), loaded once per
     process (cerberus checks a schema on every Validator it builds, so reloading it on

@@ -14,13 +14,19 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from types import TracebackType
-from typing import Any, Callable, Mapping
+from typing import Any
 
 from jinja2 import BaseLoader, StrictUndefined, Template, TemplateNotFound
-from jinja2.exceptions import (SecurityError, TemplateError, TemplateRuntimeError,
-                               TemplateSyntaxError, UndefinedError)
+from jinja2.exceptions import (
+    SecurityError,
+    TemplateError,
+    TemplateRuntimeError,
+    TemplateSyntaxError,
+    UndefinedError,
+)
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 

@@ -18,17 +18,18 @@ from __future__ import annotations
 import threading
 import time
 import traceback
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any
 
 from .cache import BuildCache
+from .errors import EtiError, InputError
 from .manifest import manifest_name
 from .options import PrintOptions
-from .pipeline import load_checked, render, write
-from .errors import EtiError, InputError
 from .output import source_date_epoch
 from .pack import Pack
+from .pipeline import load_checked, render, write
 
 #: Files whose saves trigger a rebuild.
 WATCHED_SUFFIXES = frozenset((".yaml", ".yml", ".j2", ".jinja", ".svg", ".png", ".jpg",

@@ -1,8 +1,12 @@
-"""Shared fixtures: the shipped pack, and throwaway copies of it to break."""
+"""Shared fixtures: the shipped pack, throwaway copies of it to break, and one
+session build of every shipped output that the tests reading outputs share."""
 
 from __future__ import annotations
 
+import contextlib
+import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -11,6 +15,52 @@ from eti_print.pack import Pack, default_pack_root
 
 ROOT = default_pack_root()
 PACK_PARTS = ("cards", "templates", "fonts", "pack.yaml")
+
+#: Every shipped pack, as ``build`` takes it (None: the E.T.I. pack).
+PACKS: dict[str, str | None] = {
+    "eti": None,
+    "sci-tech": str(Path(__file__).resolve().parents[1] / "packs" / "sci-tech"),
+    "mad-scientists": str(Path(__file__).resolve().parents[1] / "packs" / "mad-scientists"),
+}
+
+#: The build modes the tests read outputs of, per pack: PrintOptions arguments.
+BUILDS: dict[str, dict[str, dict]] = {
+    "eti": {
+        "a4-long": {},
+        "letter-short": {"paper": "letter", "duplex": "short"},
+        "a4-none": {"duplex": "none"},
+        "ink-saver": {"ink_saver": True},
+        "letter-short-offset": {"paper": "letter", "duplex": "short", "back_offset": (0.5, -1.0)},
+    },
+    "sci-tech": {
+        "a4-long": {},
+        "letter-short": {"paper": "letter", "duplex": "short"},
+        "a4-none": {"duplex": "none"},
+    },
+    "mad-scientists": {
+        "a4-long": {},
+        "letter-short": {"paper": "letter", "duplex": "short"},
+    },
+}
+
+#: The PDFs each build writes (the hygiene test runs over every one).
+_ETI_PDFS = ("cards", "boards", "tokens", "rules-reference", "player-aids")
+PDFS: dict[str, tuple[str, ...]] = {
+    "eti": tuple(f"eti-{n}.pdf" for n in _ETI_PDFS),
+    "eti/ink-saver": tuple(f"eti-{n}-ink-saver.pdf" for n in _ETI_PDFS),
+    "sci-tech": ("sci-tech-markers.pdf", "sci-tech-rules-reference.pdf"),
+    "mad-scientists": ("mad-scientists-counters.pdf", "mad-scientists-boards.pdf",
+                       "mad-scientists-rules-reference.pdf"),
+}
+
+
+def pdfs_of(pack: str, mode: str) -> tuple[str, ...]:
+    return PDFS.get(f"{pack}/{mode}", PDFS[pack])
+
+
+def build_options(pack: str, mode: str):
+    from eti_print.options import PrintOptions
+    return PrintOptions(**BUILDS[pack][mode])
 
 
 def copy_pack(dest: Path, root: Path = ROOT) -> Path:
@@ -33,8 +83,8 @@ def edit(path: Path, old: str, new: str, count: int = 1) -> None:
 
 def problems(pack: Path) -> list[str]:
     """Every problem validating ``pack`` reports, as printed (the pack must be broken)."""
-    from eti_print.pipeline import validate
     from eti_print.errors import InputError
+    from eti_print.pipeline import validate
     with pytest.raises(InputError) as info:
         validate(str(pack))
     return [str(p) for p in info.value.problems]
@@ -61,6 +111,77 @@ def pack_copy(tmp_path: Path) -> Path:
 def database():
     from eti_print.games.eti.model import load_database
     return load_database()
+
+
+@contextlib.contextmanager
+def _locked(path: Path):
+    """An exclusive lock on ``path`` between the xdist workers (none where there is no
+    fcntl: then each worker may build for itself, which is only slower)."""
+    try:
+        import fcntl
+    except ImportError:  # pragma: no cover - not POSIX
+        yield
+        return
+    with open(path, "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+class SharedFolders:
+    """Folders made once per test session by ``make(folder)``, on first use.  Under
+    xdist they are shared by the workers (the session's common temporary folder, a
+    lock per folder), so each is made once in all.  Tests only read them."""
+
+    def __init__(self, factory: pytest.TempPathFactory) -> None:
+        base = factory.getbasetemp()
+        self.root = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
+        self.folders: dict[str, Path] = {}
+
+    def __call__(self, name: str, make: Callable[[Path], object]) -> Path:
+        if name not in self.folders:
+            folder = self.root / name
+            done = self.root / f"{name}.done"
+            with _locked(self.root / f"{name}.lock"):
+                if not done.exists():
+                    if folder.exists():
+                        shutil.rmtree(folder)           # a worker died while making it
+                    folder.mkdir(parents=True)
+                    make(folder)
+                    done.touch()
+            self.folders[name] = folder
+        return self.folders[name]
+
+
+@pytest.fixture(scope="session")
+def shared_folder(tmp_path_factory) -> SharedFolders:
+    """``shared_folder(name, make)``: a folder ``make`` filled once for the whole session."""
+    return SharedFolders(tmp_path_factory)
+
+
+class SessionBuilds:
+    """Each (pack, mode) of ``BUILDS`` built once per test session, on first use, into
+    a folder of its own.  Under xdist the folders are shared by the workers (the
+    session's common temporary folder, a lock per build), so each build happens once
+    in all.  Tests only read these folders.  ``copy`` names an independent second
+    build of the same (pack, mode), for the reproducibility check."""
+
+    def __init__(self, shared: SharedFolders) -> None:
+        self.shared = shared
+
+    def __call__(self, pack: str, mode: str = "a4-long", copy: str = "built") -> Path:
+        def make(folder: Path) -> None:
+            from eti_print.pipeline import build
+            build(PACKS[pack], folder, build_options(pack, mode))
+        return self.shared(f"{copy}-{pack}-{mode}", make)
+
+
+@pytest.fixture(scope="session")
+def session_build(shared_folder) -> SessionBuilds:
+    """``session_build(pack, mode)``: the folder the one shared build of that pack wrote."""
+    return SessionBuilds(shared_folder)
 
 
 def pytest_addoption(parser):

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group, Image as RLImage, String
+from reportlab.graphics.shapes import Drawing, Group, String
+from reportlab.graphics.shapes import Image as RLImage
 from reportlab.lib import colors
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont

@@ -8,24 +8,29 @@ from dataclasses import dataclass, replace
 import pytest
 from pypdf import PdfReader
 
-from eti_print.options import PrintOptions
-from eti_print.pipeline import load_checked as load_context
 from eti_print.errors import InputError
-from eti_print.imposition import EPS, Rect
-from eti_print.layout import Layout
 from eti_print.games.eti.boards import (
-    Port, bank_tokens, bank_track, clockwise, load_board_settings, palette, port_problems,
+    Port,
+    bank_tokens,
+    bank_track,
+    clockwise,
+    load_board_settings,
+    palette,
+    port_problems,
 )
-from eti_print.imposition import tile
+from eti_print.imposition import EPS, Rect, tile
 from eti_print.jobs import Job
 from eti_print.jobs import boards as board_job
+from eti_print.layout import Layout
+from eti_print.options import PrintOptions
+from eti_print.pipeline import load_checked as load_context
 from eti_print.render.faces import FaceResolver
 from eti_print.render.tiles import glue_strips
 from eti_print.scope import base_context
 from eti_print.units import mm, paper_size, to_points
 
 from conftest import copy_pack, edit
-from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
+from pdfcheck import pdf_text
 
 POKER = (mm(63.5), mm(88.9))
 PAPERS = ["a4", "letter"]
@@ -96,11 +101,6 @@ def settings(ctx):
 def rendered(ctx):
     return {paper: render_boards(load_context(None, PrintOptions(paper=paper)))[0]
             for paper in PAPERS}
-
-
-def pdf_text(data: bytes) -> str:
-    text = " ".join(page.extract_text() for page in PdfReader(io.BytesIO(data)).pages)
-    return " ".join(text.split())
 
 
 def box_ops(ctx, settings, kind: str, name: str, company=None):
@@ -388,22 +388,6 @@ def test_a_bank_for_harder_projects_grows(tmp_path, ctx):
     labels = [op.args[0].text for op in box_ops(local, settings, "company",
                                                 "bank_hundreds_label")]
     assert labels == ["100", "200", "300", "400", "500", "600"]
-
-
-def test_fonts_are_embedded(rendered):
-    seen = set().union(*(embedded_fonts(out.data) for out in rendered.values()))
-    assert seen and not any("Helvetica" in name for name in seen)
-
-
-@pytest.mark.skipif(NO_QPDF, reason="qpdf is not installed")
-def test_qpdf_check(rendered, tmp_path):
-    for out in rendered.values():
-        qpdf_check(out.data, tmp_path)
-
-
-def test_two_renders_are_byte_identical(rendered):
-    again = render_boards(load_context(None, PrintOptions(paper="a4")))[0]
-    assert again.data == rendered["a4"].data
 
 
 def test_shared_layers_are_the_same_for_every_company(ctx, settings):

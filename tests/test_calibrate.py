@@ -8,12 +8,18 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from eti_print.calibrate import (STEP, STEPS, Scale, calibration_pdf, render_calibration,
-                                 scales)
+from eti_print.calibrate import STEP, STEPS, Scale, calibration_pdf, render_calibration, scales
 from eti_print.errors import InputError
 from eti_print.fonts import FontSet, load_fonts
-from eti_print.imposition import Rect, SheetSpec, back_slots, bounding, flip, front_slots, \
-    registered
+from eti_print.imposition import (
+    Rect,
+    SheetSpec,
+    back_slots,
+    bounding,
+    flip,
+    front_slots,
+    registered,
+)
 from eti_print.pack import Pack
 from eti_print.units import PAPER, mm, to_mm
 
@@ -46,7 +52,8 @@ def test_instructions_are_text(a4_pdf: Path) -> None:
     front = " ".join(reader.pages[0].extract_text().split())
     for words in ("Duplex calibration", "100 %", "actual size", "flipping on the long edge",
                   "hold the sheet up to a light", "eti-print build --back-offset X,Y",
-                  "--back-offset 1.5,-0.5", "eti-print calibrate --paper a4 --back-offset X,Y", "back offset X = 0 mm, Y = 0 mm",
+                  "--back-offset 1.5,-0.5", "eti-print calibrate --paper a4 --back-offset X,Y",
+                  "back offset X = 0 mm, Y = 0 mm",
                   "100 mm", "4 in"):
         assert words.lower() in front.lower(), words
     back = " ".join(reader.pages[1].extract_text().split())

@@ -14,11 +14,22 @@ import pytest
 pdfium = pytest.importorskip("pypdfium2")
 Image = pytest.importorskip("PIL.Image")
 
+from eti_print.cli import main
+from eti_print.export import (
+    POD_BLEED,
+    TTS_MAX_CARDS,
+    ExportCard,
+    ExportDeck,
+    export,
+    export_decks,
+    faces_pdf,
+    pixels,
+    pod_pngs,
+    tts_export,
+    tts_grid,
+)
 from eti_print.options import PrintOptions
 from eti_print.pipeline import load_checked as load_context
-from eti_print.cli import main
-from eti_print.export import (POD_BLEED, TTS_MAX_CARDS, ExportCard, ExportDeck, export,
-                              export_decks, faces_pdf, pixels, pod_pngs, tts_export, tts_grid)
 
 from conftest import edit, line_of
 
@@ -38,18 +49,14 @@ def decks(ctx):
     return export_decks(ctx)
 
 
-@pytest.fixture(scope="module")
-def png_dir(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("png-export")
-    export("png", None, out)
-    return out / "png"
+@pytest.fixture(scope="session")
+def png_dir(shared_folder) -> Path:
+    return shared_folder("png-export", lambda out: export("png", None, out)) / "png"
 
 
-@pytest.fixture(scope="module")
-def tts_out(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("tts-export")
-    export("tts", None, out)
-    return out
+@pytest.fixture(scope="session")
+def tts_out(shared_folder) -> Path:
+    return shared_folder("tts-export", lambda out: export("tts", None, out))
 
 
 # -- sizes -------------------------------------------------------------------------
@@ -247,6 +254,7 @@ def test_tts_base_url(ctx, decks, tmp_path):
 
 def test_tts_more_than_69_distinct_cards_use_several_sheets(ctx, decks, tmp_path):
     from reportlab.lib.colors import Color
+
     from eti_print.render.faces import Face, Op
     base = decks[2].cards[0].back
 

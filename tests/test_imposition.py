@@ -11,9 +11,26 @@ from reportlab.pdfgen.canvas import Canvas
 
 from eti_print.errors import InputError
 from eti_print.imposition import (
-    DEFAULT_MARK_STROKE, MIN_MARK, REGISTER_TOLERANCE, Line, Rect, SheetSpec, Slot, Tiling,
-    back_rect, back_slots, bounding, crop_marks, draw_crop_marks, flip, front_slots, grid,
-    page_map_label, registered, tile, unmarked_edges,
+    DEFAULT_MARK_STROKE,
+    MIN_MARK,
+    REGISTER_TOLERANCE,
+    Line,
+    Rect,
+    SheetSpec,
+    Slot,
+    Tiling,
+    back_rect,
+    back_slots,
+    bounding,
+    crop_marks,
+    draw_crop_marks,
+    flip,
+    front_slots,
+    grid,
+    page_map_label,
+    registered,
+    tile,
+    unmarked_edges,
 )
 from eti_print.units import PAPER, mm, to_mm
 

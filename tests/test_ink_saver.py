@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -11,20 +12,22 @@ import pytest
 pdfium = pytest.importorskip("pypdfium2")
 ImageStat = pytest.importorskip("PIL.ImageStat")
 
-from eti_print.options import PrintOptions
-from eti_print.pipeline import build, load_checked as load_context
 from eti_print.imposition import front_slots
 from eti_print.jobs.decks import sheet_spec
+from eti_print.options import PrintOptions
+from eti_print.pipeline import load_checked as load_context
 
 DPI = 50
 OUTPUTS = ["eti-cards", "eti-boards", "eti-tokens", "eti-rules-reference", "eti-player-aids"]
 
 
 @pytest.fixture(scope="module")
-def out(tmp_path_factory) -> Path:
+def out(tmp_path_factory, session_build) -> Path:
+    """The plain and the ink-saver build side by side, as one output folder holds them."""
     out = tmp_path_factory.mktemp("ink")
-    build(None, out, PrintOptions())
-    build(None, out, PrintOptions(ink_saver=True))
+    for mode in ("a4-long", "ink-saver"):
+        for path in session_build("eti", mode).iterdir():
+            shutil.copy2(path, out / path.name)
     return out
 
 

@@ -12,11 +12,11 @@ import pytest
 from pypdf import PdfReader
 from pypdf.generic import ContentStream
 
-from eti_print.options import PrintOptions
-from eti_print.pipeline import build
 from eti_print.dataset import load_dataset
 from eti_print.pack import Pack
 from eti_print.units import inch, mm, paper_size
+
+from conftest import BUILDS
 from pdfcheck import placements
 
 PACK = Path(__file__).resolve().parents[1] / "packs" / "mad-scientists"
@@ -75,13 +75,8 @@ def types() -> dict[str, dict]:
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
-    out = {}
-    for paper, duplex in (("a4", "long"), ("letter", "short")):
-        folder = tmp_path_factory.mktemp(f"ms-{paper}-{duplex}")
-        build(str(PACK), folder, PrintOptions(paper=paper, duplex=duplex))
-        out[f"{paper}-{duplex}"] = folder
-    return out
+def built(session_build) -> dict[str, Path]:
+    return {mode: session_build("mad-scientists", mode) for mode in BUILDS["mad-scientists"]}
 
 
 def printed(chits: list[dict]) -> list[dict]:
@@ -122,7 +117,8 @@ def test_the_entries_the_list_writes_oddly(chits):
     by_name = {c["name"]: c for c in chits}
     assert by_name["TGC"]["full_name"] == "Theoretical Gravity Catapult"
     assert by_name["TGC"]["notes"] == ["Gun"]
-    assert by_name["OOT"]["full_name"] == "Oscillation Overthruster" and "notes" not in by_name["OOT"]
+    assert by_name["OOT"]["full_name"] == "Oscillation Overthruster"
+    assert "notes" not in by_name["OOT"]
     assert by_name["Perpetual Motion Machine"]["listed_as"] == "Perpetl Motn Machine"
     assert by_name["Child's Play"]["listed_as"] == "Childs Play"
     assert by_name["Nanobots"]["notes"] == ["Stealth & Damage +1"]

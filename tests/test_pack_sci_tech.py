@@ -11,11 +11,13 @@ import pypdfium2 as pdfium
 import pytest
 from pypdf import PdfReader
 
-from eti_print.options import PrintOptions
-from eti_print.pipeline import build
 from eti_print.dataset import load_dataset
+from eti_print.options import PrintOptions
 from eti_print.pack import Pack
+from eti_print.pipeline import build
 from eti_print.units import inch, mm, paper_size
+
+from conftest import BUILDS
 from pdfcheck import placements
 
 PACK = Path(__file__).resolve().parents[1] / "packs" / "sci-tech"
@@ -25,13 +27,8 @@ TOL = mm(0.01)
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
-    out = {}
-    for paper, duplex in (("a4", "long"), ("letter", "short"), ("a4", "none")):
-        folder = tmp_path_factory.mktemp(f"st-{paper}-{duplex}")
-        build(str(PACK), folder, PrintOptions(paper=paper, duplex=duplex))
-        out[f"{paper}-{duplex}"] = folder
-    return out
+def built(session_build) -> dict[str, Path]:
+    return {mode: session_build("sci-tech", mode) for mode in BUILDS["sci-tech"]}
 
 
 def flipped(origin, paper, duplex):
@@ -163,8 +160,8 @@ def test_data_drives_the_markers(tmp_path):
 
 def _art_ids(ink_saver: bool) -> set[str]:
     """Art ids drawn on the markers' faces (both sides)."""
-    from eti_print.pipeline import load_checked as load_context
     from eti_print.jobs.decks import resolve_deck, sheet_spec
+    from eti_print.pipeline import load_checked as load_context
     from eti_print.render.faces import FaceResolver
     ctx = load_context(str(PACK), PrintOptions(ink_saver=ink_saver))
     spec = sheet_spec(ctx, "marker")

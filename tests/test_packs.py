@@ -13,15 +13,17 @@ from pathlib import Path
 import pytest
 from pypdf import PdfReader
 
-from eti_print.options import PrintOptions
-from eti_print.pipeline import build, jobs, load_checked as load_context, validate as validate_pack
 from eti_print.cli import main
 from eti_print.dataset import CHECK_KINDS, load_dataset
 from eti_print.errors import InputError
+from eti_print.options import PrintOptions
 from eti_print.pack import Pack
+from eti_print.pipeline import build, jobs
+from eti_print.pipeline import load_checked as load_context
+from eti_print.pipeline import validate as validate_pack
 
 from conftest import edit, line_of
-from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
+from pdfcheck import pdf_text
 
 REPO = Path(__file__).resolve().parents[1]
 PACKS = REPO / "packs"
@@ -37,23 +39,13 @@ def problems_of(excinfo) -> list[str]:
     return [str(p) for p in excinfo.value.problems]
 
 
-def pdf_text(path: Path) -> str:
-    text = " ".join(page.extract_text() for page in PdfReader(path).pages)
-    return " ".join(text.split())
-
-
 # ---------------------------------------------------------------------------
 # Every bundled pack: builds, validates, is deterministic, embeds its fonts
 
 
 @pytest.fixture(scope="module")
-def built(tmp_path_factory) -> dict[str, Path]:
-    out = {}
-    for name in BUNDLED:
-        folder = tmp_path_factory.mktemp(name)
-        build(str(PACKS / name), folder, PrintOptions())
-        out[name] = folder
-    return out
+def built(session_build) -> dict[str, Path]:
+    return {name: session_build(name) for name in BUNDLED}
 
 
 EXPECTED_FILES = {
@@ -77,28 +69,6 @@ def test_validate_summarises_the_pack(name):
         assert "76 chits" in summary and "1 board" in summary
     else:
         assert "30 markers" in summary
-
-
-@pytest.mark.parametrize("name", BUNDLED)
-def test_fonts_are_embedded_and_no_helvetica(built, name):
-    for pdf in sorted(built[name].glob("*.pdf")):
-        fonts = embedded_fonts(pdf)
-        assert fonts, pdf.name
-        assert not any("Helvetica" in f for f in fonts), (pdf.name, fonts)
-
-
-@pytest.mark.parametrize("name", BUNDLED)
-def test_builds_are_byte_identical(built, name, tmp_path):
-    build(str(PACKS / name), tmp_path, PrintOptions())
-    for path in sorted(built[name].iterdir()):
-        assert (tmp_path / path.name).read_bytes() == path.read_bytes(), path.name
-
-
-@pytest.mark.skipif(NO_QPDF, reason="qpdf is not installed")
-@pytest.mark.parametrize("name", BUNDLED)
-def test_qpdf_check(built, name):
-    for pdf in sorted(built[name].glob("*.pdf")):
-        qpdf_check(pdf)
 
 
 @pytest.mark.parametrize("name", BUNDLED)

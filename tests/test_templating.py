@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -160,10 +159,8 @@ def test_sandbox_message(env):
 
 
 def test_output_is_limited(env):
-    start = time.perf_counter()
     err = error(render, env, "{% for i in range(100000) %}{% for j in range(100000) %}"
                              "xxxxxxxxxx{% endfor %}{% endfor %}")
-    assert time.perf_counter() - start < 2.0
     assert "template output exceeds" in str(err)
 
 
@@ -295,9 +292,7 @@ def test_edited_templates_are_reloaded(pack):
     ("macro-recursion.j2", "templates recurse too deeply"),
 ])
 def test_recursion_is_a_clear_error(env, name, message):
-    start = time.perf_counter()
     err = error(env.render_file, name, {})
-    assert time.perf_counter() - start < 2.0
     assert message in str(err)
     assert str(err).startswith(f"templates/{name}:")
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 import pytest
 
 from eti_print.errors import InputError
-from eti_print.units import (PAPER, inch, mm, paper_size, show_mm, to_mm, to_offset,
-                             to_points)
+from eti_print.units import PAPER, inch, mm, paper_size, show_mm, to_mm, to_offset, to_points
 
 
 @pytest.mark.parametrize("text, points", [

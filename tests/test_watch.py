@@ -3,19 +3,21 @@
 from __future__ import annotations
 
 import hashlib
+import json
 import queue
 import threading
 from pathlib import Path
 
 import pytest
 
-from eti_print.options import PrintOptions
-from eti_print.pipeline import load_checked as load_context, render as render_all
 from eti_print.cache import BuildCache, TrackedDocs, _Recorder, fingerprint
 from eti_print.cli import main
+from eti_print.options import PrintOptions
+from eti_print.pipeline import load_checked as load_context
+from eti_print.pipeline import render as render_all
 from eti_print.watch import _filter, rebuild, watch
 
-from conftest import edit, line_of
+from conftest import copy_pack, edit, line_of
 
 WAIT = 120   # seconds; a cold first build on a busy CI machine is slow
 
@@ -30,7 +32,7 @@ def _digests(out: Path) -> dict[str, str]:
 
 def test_watch_rebuilds_on_save_and_survives_an_invalid_edit(pack_copy, tmp_path):
     out = tmp_path / "out"
-    reports: "queue.Queue" = queue.Queue()
+    reports: queue.Queue = queue.Queue()
     stop = threading.Event()
     errors: list[BaseException] = []
 
@@ -159,19 +161,36 @@ EDITS = [
 ]
 
 
+@pytest.fixture(scope="session")
+def fresh_builds(shared_folder) -> list[dict[str, str]]:
+    """The SHA-256 of every PDF a fresh (uncached) build makes after each of ``EDITS``,
+    applied one after another to a copy of the pack: computed once per session (for
+    all xdist workers), shared by both worker counts below."""
+    def make(folder: Path) -> None:
+        pack = copy_pack(folder / "pack")
+        found = []
+        for path, old, new in EDITS:
+            edit(pack / path, old, new)
+            found.append({o.name: hashlib.sha256(o.data).hexdigest()
+                          for o in render_all(load_context(str(pack), PrintOptions()))})
+        (folder / "fresh.json").write_text(json.dumps(found), encoding="utf-8")
+    return json.loads((shared_folder("watch-fresh-builds", make) / "fresh.json").read_text())
+
+
 @pytest.mark.parametrize("workers", [1, 2])
-def test_cached_rebuilds_are_byte_identical_to_fresh_builds(pack_copy, tmp_path, workers):
+def test_cached_rebuilds_are_byte_identical_to_fresh_builds(pack_copy, tmp_path, workers,
+                                                            fresh_builds):
     """After edits to every kind of input, what the cache reuses is exactly what a
     fresh build makes (the dependency tracking misses nothing)."""
     cache = BuildCache(workers=workers)
     out = tmp_path / "out"
     assert rebuild(str(pack_copy), out, PrintOptions(), cache).ok
-    for path, old, new in EDITS:
+    for (path, old, new), fresh in zip(EDITS, fresh_builds, strict=True):
         edit(pack_copy / path, old, new)
         report = rebuild(str(pack_copy), out, PrintOptions(), cache)
         assert report.ok, (path, report.problems)
-        fresh = {o.name: o.data for o in render_all(load_context(str(pack_copy), PrintOptions()))}
-        cached = {p.name: p.read_bytes() for p in out.iterdir() if p.suffix == ".pdf"}
+        cached = {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in out.iterdir()
+                  if p.suffix == ".pdf"}
         assert cached.keys() == fresh.keys()
         for name in fresh:
             assert cached[name] == fresh[name], f"{name} is stale after editing {path}"

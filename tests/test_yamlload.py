@@ -74,7 +74,8 @@ def test_bad_utf8_is_located(tmp_path: Path):
     path.write_bytes(b"a: 1\nb: caf\xe9\n")
     with pytest.raises(InputError) as info:
         load(path, "bad.yaml")
-    assert str(info.value) == "bad.yaml:2:7: not valid UTF-8 (byte 0xe9) (hint: save the file as UTF-8)"
+    assert str(info.value) == ("bad.yaml:2:7: not valid UTF-8 (byte 0xe9) "
+                               "(hint: save the file as UTF-8)")
 
 
 def test_missing_file(tmp_path: Path):

@@ -9,8 +9,9 @@ research backs) are drawn once as a PDF form and reused.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 
@@ -19,7 +20,8 @@ from ..errors import InputError, Problem
 from ..fonts import FontSet
 from ..layout import Box, Layout, is_template
 from ..templating import TemplateEnv
-from ..text import TextStyle, fit_markup, draw as draw_text
+from ..text import TextStyle, fit_markup
+from ..text import draw as draw_text
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")

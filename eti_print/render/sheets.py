@@ -8,14 +8,14 @@ printing every front sheet is followed by its back sheet.
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from ..pdfwriter import DocInfo, new_canvas
-
 from ..imposition import SheetSpec, back_slots, crop_marks, draw_crop_marks, front_slots
+from ..pdfwriter import DocInfo, new_canvas
 from .faces import Face, draw_face
 
 

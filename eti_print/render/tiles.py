@@ -9,13 +9,15 @@ neighbouring sheet until that sheet's edge meets the dashed line.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Sequence
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
 from ..imposition import Line, Rect, Tile, Tiling, draw_crop_marks, page_map_label
-from ..text import TextStyle, draw as draw_text, fit_markup
+from ..text import TextStyle, fit_markup
+from ..text import draw as draw_text
 from ..units import mm
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -71,7 +73,7 @@ def glue_strips(tiling: Tiling, t: Tile) -> list[tuple[str, Rect, int]]:
 class _Text:
     """Small helper: fitted text in the pack's fonts (never a built-in font)."""
 
-    def __init__(self, ctx: "Context"):
+    def __init__(self, ctx: Context):
         self.ctx = ctx
         self.cache: dict[tuple, Any] = {}
 
@@ -234,7 +236,7 @@ def _draw_page_map(canvas: Canvas, board: Any, tiling: Tiling, t: Tile, d: Rect,
               role="body", size=6.5, align="left", valign="middle")
 
 
-def draw_tiled(canvas: Canvas, ctx: "Context", boards: Sequence[Any], forms: Sequence[str],
+def draw_tiled(canvas: Canvas, ctx: Context, boards: Sequence[Any], forms: Sequence[str],
                tilings: Sequence[Any], marks: Any) -> int:
     """Every board form on its tile pages (glue strips, marks, page map, bookmarks).
 

@@ -16,9 +16,6 @@ pdfium = pytest.importorskip("pypdfium2")
 Image = pytest.importorskip("PIL.Image")
 ImageChops = pytest.importorskip("PIL.ImageChops")
 
-from eti_print.options import PrintOptions
-from eti_print.pipeline import build
-
 GOLDEN = Path(__file__).parent / "golden"
 DPI = 40
 #: Mean absolute difference per channel (0-255) that still counts as equal:
@@ -29,10 +26,9 @@ PAGES = {"research-front": 0, "research-back": 1, "projects-front": 20, "events-
 
 
 @pytest.fixture(scope="module")
-def sheet_images(tmp_path_factory):
-    out = tmp_path_factory.mktemp("golden")
-    build(None, out, PrintOptions())
-    pdf = pdfium.PdfDocument(str(out / "eti-cards.pdf"))
+def sheet_images(session_build, tmp_path_factory):
+    out = tmp_path_factory.mktemp("golden")             # diff images go here
+    pdf = pdfium.PdfDocument(str(session_build("eti") / "eti-cards.pdf"))
     images = {name: pdf[index].render(scale=DPI / 72).to_pil().convert("RGB")
               for name, index in PAGES.items()}
     pdf.close()

@@ -24,9 +24,10 @@ Decisions:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ...colour import CREAM, NAVY, contrast_ratio, mix, readable
 from ...errors import InputError, Problem
@@ -63,7 +64,7 @@ class Port:
     def center(self) -> tuple[float, float]:
         return (self.x + self.w / 2, self.y + self.h / 2)
 
-    def overlaps(self, other: "Port") -> bool:
+    def overlaps(self, other: Port) -> bool:
         return (min(self.x + self.w, other.x + other.w) - max(self.x, other.x) > EPS
                 and min(self.y + self.h, other.y + other.h) - max(self.y, other.y) > EPS)
 
@@ -200,7 +201,7 @@ def _traits(traits: Sequence[Any], others: Sequence[Any]) -> tuple[list[dict], l
     return rows, spaces
 
 
-def _steps(ctx: "Context", steps: Sequence[dict[str, str]], rules: dict[str, Any],
+def _steps(ctx: Context, steps: Sequence[dict[str, str]], rules: dict[str, Any],
            settings: BoardSettings, key: str) -> list[dict[str, str]]:
     out = []
     for n, step in enumerate(steps):
@@ -280,7 +281,7 @@ def company_board(ds: Any) -> tuple[int, dict[str, Any]] | None:
     return None
 
 
-def board_context(ctx: "Context", kind: str, company: Any = None) -> dict[str, Any]:
+def board_context(ctx: Context, kind: str, company: Any = None) -> dict[str, Any]:
     """Everything a company (``kind`` "company") or alien board layout uses."""
     ds, db = ctx.dataset, ctx.model
     settings = db.board_settings

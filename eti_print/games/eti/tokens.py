@@ -23,8 +23,9 @@ Sheets:
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence, TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
@@ -35,7 +36,8 @@ from ...pdfwriter import DocInfo, new_canvas
 from ...render.faces import Face, FaceResolver
 from ...render.sheets import FormCache
 from ...scope import base_context
-from ...text import TextStyle, draw as draw_text, fit_markup
+from ...text import TextStyle, fit_markup
+from ...text import draw as draw_text
 from ...units import mm, to_mm
 from .boards import BoardSettings, palette
 
@@ -93,7 +95,7 @@ def component_count(database: Any, kind: str) -> int:
     return sum(c.count for c in database.components if c.kind == kind)
 
 
-def _context(ctx: "Context", **extra: Any) -> dict[str, Any]:
+def _context(ctx: Context, **extra: Any) -> dict[str, Any]:
     return base_context(ctx, None, None, **extra)
 
 
@@ -101,16 +103,16 @@ def _mm(points: float) -> float:
     return round(to_mm(points), 3)
 
 
-def _resolver(ctx: "Context", w: float, h: float) -> FaceResolver:
+def _resolver(ctx: Context, w: float, h: float) -> FaceResolver:
     return FaceResolver(ctx.env, ctx.fonts, ctx.art, w, h, SEAM,
                         ink_saver=ctx.options.ink_saver)
 
 
-def _layout(ctx: "Context", name: str) -> Any:
+def _layout(ctx: Context, name: str) -> Any:
     return ctx.layouts.get(name, where="eti_print/games/eti/tokens.py", field_name="layout")
 
 
-def token_faces(ctx: "Context", settings: BoardSettings) -> dict[str, Face]:
+def token_faces(ctx: Context, settings: BoardSettings) -> dict[str, Face]:
     """One face per token component (by component id)."""
     cell = settings.token_cell
     resolver = _resolver(ctx, cell, cell)
@@ -125,7 +127,7 @@ def token_faces(ctx: "Context", settings: BoardSettings) -> dict[str, Face]:
     return faces
 
 
-def standee_faces(ctx: "Context", settings: BoardSettings) -> list[tuple[str, Face]]:
+def standee_faces(ctx: Context, settings: BoardSettings) -> list[tuple[str, Face]]:
     """The standees in print order: (company id, face), two per company."""
     width, panel, foot = settings.standee
     resolver = _resolver(ctx, width, 2 * (panel + foot))
@@ -141,14 +143,14 @@ def standee_faces(ctx: "Context", settings: BoardSettings) -> list[tuple[str, Fa
     return out
 
 
-def badge_face(ctx: "Context", settings: BoardSettings) -> Face:
+def badge_face(ctx: Context, settings: BoardSettings) -> Face:
     d = settings.badge_diameter
     context = _context(ctx, badge={"diameter": _mm(d)})
     return _resolver(ctx, d, d).resolve(_layout(ctx, "badge-issa"), context, "ISSA badge")
 
 
 class _Text:
-    def __init__(self, ctx: "Context"):
+    def __init__(self, ctx: Context):
         self.ctx = ctx
 
     def draw(self, canvas: Canvas, markup: str, x: float, y: float, w: float, h: float,
@@ -218,13 +220,13 @@ class Planned:
     badge: Face
 
 
-def resolve(ctx: "Context") -> Planned:
+def resolve(ctx: Context) -> Planned:
     settings = ctx.model.board_settings
     return Planned(settings, tuple(token_list(ctx.model)), token_faces(ctx, settings),
                    tuple(standee_faces(ctx, settings)), badge_face(ctx, settings))
 
 
-def draw(ctx: "Context", plan: Planned, progress: "Progress" = None) -> list[Output]:
+def draw(ctx: Context, plan: Planned, progress: Progress = None) -> list[Output]:
     name = ctx.output_name("tokens")
     if progress:
         progress(f"rendering {name}")
@@ -238,7 +240,7 @@ def draw(ctx: "Context", plan: Planned, progress: "Progress" = None) -> list[Out
     return [Output(name, data, pages, "tokens", "cardstock", counts)]
 
 
-def impose_tokens(ctx: "Context", settings: BoardSettings, tokens: Sequence[Token],
+def impose_tokens(ctx: Context, settings: BoardSettings, tokens: Sequence[Token],
                   faces: dict[str, Face], standees: Sequence[tuple[str, Face]], badge: Face,
                   invariant: bool = True) -> tuple[bytes, int]:
     """The token sheets, then the standee and badge sheet; (PDF bytes, pages)."""
