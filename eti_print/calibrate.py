@@ -9,8 +9,8 @@ held up to a light, the number printed where a back line lies on a front line
 is the correction in 0.5 mm steps (-5 to +5 mm), read directly as
 ``--back-offset X,Y`` (millimetres, as the CLI takes it): the value is what to
 *add* to the offset the sheet was printed with.  ``back_offset`` arguments here
-are points, like every size inside eti-print.  Scales sit at the centre and near the four corners, one for X
-and one for Y each.
+are points, like every size inside eti-print.  Scales sit at the centre and near
+the four corners, one for X and one for Y each.
 """
 
 from __future__ import annotations

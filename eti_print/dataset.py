@@ -233,7 +233,7 @@ def _check_ref(ds: Dataset, ref: str, check: dict, manifest: Document,
     ids = set(ds.by_id(target))
     key = check["key"]
     problems = []
-    for index, item, doc, path in ds.located(ref):
+    for _index, item, doc, path in ds.located(ref):
         if not isinstance(item, dict):
             continue
         for n, value in enumerate(_as_list(item.get(key))):
@@ -248,7 +248,7 @@ def _check_art(ds: Dataset, ref: str, check: dict, manifest: Document,
                here: tuple) -> list[Problem]:
     key = check["key"]
     problems = []
-    for index, item, doc, path in ds.located(ref):
+    for _index, item, doc, path in ds.located(ref):
         if not isinstance(item, dict):
             continue
         for value in _as_list(item.get(key)):
@@ -271,7 +271,7 @@ def _check_allowed(ds: Dataset, ref: str, check: dict, manifest: Document,
     key = check["key"]
     shown = ", ".join(str(v) for v in values)
     problems = []
-    for index, item, doc, path in ds.located(ref):
+    for _index, item, doc, path in ds.located(ref):
         if not isinstance(item, dict) or key not in item:
             continue
         value = item[key]
@@ -295,7 +295,7 @@ def _check_file(ds: Dataset, ref: str, check: dict, manifest: Document,
     key = check["key"]
     base = check.get("base", "")
     problems = []
-    for index, item, doc, path in ds.located(ref):
+    for _index, item, doc, path in ds.located(ref):
         if not isinstance(item, dict):
             continue
         value = item.get(key)

@@ -90,8 +90,9 @@ class LayoutLibrary:
             raise InputError(doc.problem((), "a layout is a mapping with 'boxes'"))
         for key in doc.data:
             if key not in LAYOUT_KEYS:
-                problems.append(doc.problem((key,), f"unknown layout key {key!r}", key=True,
-                                            hint="layout keys are " + ", ".join(sorted(LAYOUT_KEYS))))
+                problems.append(doc.problem(
+                    (key,), f"unknown layout key {key!r}", key=True,
+                    hint="layout keys are " + ", ".join(sorted(LAYOUT_KEYS))))
         boxes: dict[str, Box] = {}
         parent = doc.data.get("extends")
         if parent is not None:

@@ -148,7 +148,7 @@ def load_checked(pack_arg: str | None, options: PrintOptions, cache: Any = None)
 # resolve and draw
 
 
-def jobs(ctx: Context) -> list["Job"]:
+def jobs(ctx: Context) -> list[Job]:
     """The pack's jobs: the generic job types it declares entries for, then the game's."""
     from .jobs import Job, jobs_for
     found = jobs_for(ctx)
@@ -157,7 +157,7 @@ def jobs(ctx: Context) -> list["Job"]:
     return found
 
 
-def resolve(ctx: Context) -> list[tuple["Job", Any]]:
+def resolve(ctx: Context) -> list[tuple[Job, Any]]:
     """Every job's plan; raise every problem of every output together."""
     plans: list[tuple[Job, Any]] = []
     problems: list[Problem] = []
@@ -171,7 +171,7 @@ def resolve(ctx: Context) -> list[tuple["Job", Any]]:
     return plans
 
 
-def draw(ctx: Context, plans: list[tuple["Job", Any]], progress: Progress = None) -> list[Output]:
+def draw(ctx: Context, plans: list[tuple[Job, Any]], progress: Progress = None) -> list[Output]:
     outputs: list[Output] = []
     for job, plan in plans:
         outputs.extend(job.draw(ctx, plan, progress))
@@ -275,7 +275,9 @@ def build(pack_arg: str | None, out_dir: Path, options: PrintOptions,
     outputs = render(ctx, progress)
     written = write(out_dir, ctx, outputs)
     seconds = time.perf_counter() - started
-    lines = [f"{o.name}: {o.pages} pages" + (f" ({', '.join(f'{v} {k}' for k, v in o.counts.items())})"
-                                            if o.counts else "") for o in outputs]
+    lines = []
+    for o in outputs:
+        counts = ", ".join(f"{v} {k}" for k, v in o.counts.items())
+        lines.append(f"{o.name}: {o.pages} pages" + (f" ({counts})" if counts else ""))
     lines.append(f"wrote {len(written)} files to {out_dir} in {seconds:.2f} s")
     return "\n".join(lines)

@@ -19,8 +19,8 @@ name and item (its most specific names win).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any, Iterator
+from collections.abc import Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 from .colour import ink_on
 
@@ -63,7 +63,7 @@ def _lookup(ds: Any):
     return lookup
 
 
-def base_context(ctx: "Context", entry_context: str | None = None, item: Any = None,
+def base_context(ctx: Context, entry_context: str | None = None, item: Any = None,
                  **names: Any) -> dict[str, Any]:
     """The names every template sees, the game's, an entry's ``context:``, then ``names``."""
     ds = ctx.dataset
@@ -89,7 +89,7 @@ def base_context(ctx: "Context", entry_context: str | None = None, item: Any = N
     return context
 
 
-def _globals(ctx: "Context", game: Any) -> dict[str, Any]:
+def _globals(ctx: Context, game: Any) -> dict[str, Any]:
     """The game's template globals, made once per context (a tracked copy of a context,
     in the build cache, gets its own, so that what they read is recorded)."""
     found = ctx.__dict__.get("_game_globals")

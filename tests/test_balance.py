@@ -8,10 +8,11 @@ import pytest
 from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
+from eti_print.fonts import load_fonts
 from eti_print.games.eti.balance import MAX_TURNS, BalanceReport, render_report, simulate
 from eti_print.games.eti.engine import Card, Rules, parse_card
-from eti_print.fonts import load_fonts
 from eti_print.pack import Pack
+
 from pdfcheck import NO_QPDF, embedded_fonts, qpdf_check
 
 # A small deck with every kind of card, so every rule is exercised.

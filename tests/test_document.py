@@ -15,8 +15,17 @@ from eti_print.art import ArtLibrary
 from eti_print.errors import InputError
 from eti_print.fonts import load_fonts
 from eti_print.pack import Pack
-from eti_print.render.document import (Custom, ElementSpec, EMPTY, Gap, Theme, build, paginate,
-                                       parse_document, render)
+from eti_print.render.document import (
+    EMPTY,
+    Custom,
+    ElementSpec,
+    Gap,
+    Theme,
+    build,
+    paginate,
+    parse_document,
+    render,
+)
 from eti_print.units import mm
 
 WHERE = "templates/doc.j2"

@@ -4,12 +4,32 @@ from __future__ import annotations
 
 import itertools
 
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from eti_print.games.eti.engine import (
-    MULTIPLIERS, PUBLIC_DOMAIN, SIDES, THREATS, TOP_SECRET, Card, Rules, VaultProject, attack,
-    best_order, carry_over, defense_total, endgame_defense, endgame_fame, inversions,
-    mash_cards, resolve_company, safe_score, score, scooped, switch, votes,
+    MULTIPLIERS,
+    PUBLIC_DOMAIN,
+    SIDES,
+    THREATS,
+    TOP_SECRET,
+    Card,
+    Rules,
+    VaultProject,
+    attack,
+    best_order,
+    carry_over,
+    defense_total,
+    endgame_defense,
+    endgame_fame,
+    inversions,
+    mash_cards,
+    resolve_company,
+    safe_score,
+    scooped,
+    score,
+    switch,
+    votes,
 )
 
 cards = st.one_of(

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from eti_print.cli import main
-from eti_print.games import get_game, registry
 from eti_print.errors import InputError
+from eti_print.games import get_game, registry
 
 from conftest import ROOT, edit
 

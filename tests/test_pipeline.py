@@ -112,13 +112,14 @@ def test_validate_summarises_what_build_would_write():
 
 # -- one template context ------------------------------------------------------------------
 
-BASE_NAMES = "{{ pack.slug }}|{{ options.paper }}|{{ ink_saver }}|{{ lookup('fields.fields', 'physics').name }}|{{ data.game.game.title }}"
+BASE_NAMES = ("{{ pack.slug }}|{{ options.paper }}|{{ ink_saver }}|"
+              "{{ lookup('fields.fields', 'physics').name }}|{{ data.game.game.title }}")
 
 
 def test_every_template_sees_the_same_base_names(tmp_path):
     pack = copy_pack(tmp_path / "pack")
     # a token layout, a board layout, a card layout and the booklet
-    for layout, box in (("token-face.yaml", "glint"), ("board-alien.yaml", None),
+    for layout, _box in (("token-face.yaml", "glint"), ("board-alien.yaml", None),
                         ("endgame-back.yaml", None)):
         path = pack / "templates/layouts" / layout
         text = path.read_text(encoding="utf-8")

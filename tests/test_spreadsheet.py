@@ -53,7 +53,8 @@ def make_pack(tmp_path: Path, file: str, content: bytes | None = None) -> Path:
     (root / "cards" / "schemas").mkdir(parents=True)
     (root / "cards" / "schemas" / "things.yaml").write_text(SCHEMA)
     (root / "pack.yaml").write_text(
-        "name: Test\nslug: test\ndata:\n  - {name: things, file: '%s', list: things}\n" % file)
+        "name: Test\nslug: test\ndata:\n"
+        f"  - {{name: things, file: '{file}', list: things}}\n")
     if content is not None:
         (root / "cards" / file.split("#")[0]).write_bytes(content)
     return root
@@ -71,9 +72,9 @@ def problems(root: Path) -> list[str]:
 
 def test_csv_rows_typed_by_schema(tmp_path):
     root = make_pack(tmp_path, "things.csv", (
-        "id,difficulty,weight,secret,tags,upgrades,stats.move,stats.range,count\n"
-        "a,10,1.5,TRUE,\"red, blue\",x,2,,3\n"
-        "b,,,no,,,1,4,\n").encode())
+        b"id,difficulty,weight,secret,tags,upgrades,stats.move,stats.range,count\n"
+        b"a,10,1.5,TRUE,\"red, blue\",x,2,,3\n"
+        b"b,,,no,,,1,4,\n"))
     things = load(root).docs["things"].data["things"]
     assert things == [
         {"id": "a", "difficulty": 10, "weight": 1.5, "secret": True, "tags": ["red", "blue"],
@@ -99,10 +100,10 @@ def test_tsv_and_bom(tmp_path):
 
 def test_every_cell_problem_reported_at_once(tmp_path):
     root = make_pack(tmp_path, "things.csv", (
-        "id,difficulty,secret,upgrades\n"
-        "a,ten,maybe,x\n"
-        "b,10.5,1,x\n"
-        "c,10,true,x\n").encode())
+        b"id,difficulty,secret,upgrades\n"
+        b"a,ten,maybe,x\n"
+        b"b,10.5,1,x\n"
+        b"c,10,true,x\n"))
     assert problems(root) == [
         "cards/things.csv:2:B (difficulty): must be an integer (got 'ten')",
         "cards/things.csv:2:C (secret): must be true or false (or yes or no) (got 'maybe')",
@@ -113,9 +114,9 @@ def test_every_cell_problem_reported_at_once(tmp_path):
 
 def test_schema_problems_point_at_the_cell(tmp_path):
     root = make_pack(tmp_path, "things.csv", (
-        "id,tags,count,upgrades\n"
-        "a,red,1,x\n"
-        "b,\"red, green\",0,x\n").encode())
+        b"id,tags,count,upgrades\n"
+        b"a,red,1,x\n"
+        b"b,\"red, green\",0,x\n"))
     found = problems(root)
     assert "cards/things.csv:3:B (tags): must be one of red, blue (got 'green')" in found
     assert "cards/things.csv:3:C (count): must be at least 1 (got 0)" in found
@@ -376,6 +377,7 @@ def test_watch_rebuilds_a_pack_whose_deck_is_a_spreadsheet(tmp_path):
     with its row and column and the last good output stays."""
     import queue
     import threading
+
     from eti_print.options import PrintOptions
     from eti_print.watch import watch
     pack = tmp_path / "ms"
@@ -386,7 +388,7 @@ def test_watch_rebuilds_a_pack_whose_deck_is_a_spreadsheet(tmp_path):
         "data: [types, {name: chits, file: chits.csv, list: chits}, credits]"))
     (pack / "cards" / "chits.yaml").unlink()
     out = tmp_path / "out"
-    reports: "queue.Queue" = queue.Queue()
+    reports: queue.Queue = queue.Queue()
     stop = threading.Event()
     thread = threading.Thread(target=lambda: watch(str(pack), out, PrintOptions(), stop_event=stop,
                                                    on_build=reports.put, debounce_ms=200,

@@ -17,8 +17,22 @@ from reportlab.pdfgen.canvas import Canvas
 from eti_print.errors import InputError, fail
 from eti_print.fonts import load_fonts
 from eti_print.pack import Pack
-from eti_print.text import (BREAK, OverflowProblem, Run, TextStyle, draw, fit, fit_markup,
-                            font_metrics, icon, measure_line, parse, plain, rich, text_width)
+from eti_print.text import (
+    BREAK,
+    OverflowProblem,
+    Run,
+    TextStyle,
+    draw,
+    fit,
+    fit_markup,
+    font_metrics,
+    icon,
+    measure_line,
+    parse,
+    plain,
+    rich,
+    text_width,
+)
 
 WHERE = "templates/layouts/event.yaml"
 

@@ -35,8 +35,8 @@ written atomically; the same input gives the same bytes."""
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from ..context import Progress
 from ..errors import InputError, Problem, UsageError

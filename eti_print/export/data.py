@@ -193,8 +193,11 @@ def _fresh(value: Any, like: Any = None) -> Any:
     """A plain value as a ruamel node styled like ``like`` (the value it replaces, or the
     row before a new one): flow style (``[a, b]``, ``{k: v}``) and quotes as it had."""
     from ruamel.yaml.comments import CommentedMap, CommentedSeq
-    from ruamel.yaml.scalarstring import (DoubleQuotedScalarString, ScalarString,
-                                          SingleQuotedScalarString)
+    from ruamel.yaml.scalarstring import (
+        DoubleQuotedScalarString,
+        ScalarString,
+        SingleQuotedScalarString,
+    )
     if isinstance(value, list):
         seq = CommentedSeq(_fresh(v) for v in value)
         flow = like.fa.flow_style() if isinstance(like, CommentedSeq) else True

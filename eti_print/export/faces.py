@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import io
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
 
 from ..errors import InputError, Problem
 
@@ -131,7 +132,10 @@ def faces_pdf(faces: Sequence[Any], art: Any, font: str, title: str, margin: flo
 
 
 def pixels(points: float, scale: float) -> int:
-    """Pixels pdfium gives ``points`` at ``scale`` px/pt (it rounds up; float noise is not a pixel)."""
+    """Pixels pdfium gives ``points`` at ``scale`` px/pt.
+
+    It rounds up; float noise is not a pixel.
+    """
     return math.ceil(points * scale * (1 - _EPS))
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..context import Progress
 from .faces import (

@@ -6,9 +6,10 @@ import hashlib
 import io
 import json
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from ..context import Progress
 from ..errors import UsageError
@@ -258,7 +259,7 @@ def _tts_readme(ctx: Any, decks: Sequence[ExportDeck], objects: Sequence[dict],
               "has a back sheet laid out like its face sheet (<deck>-backs-N, TTS",
               "\"UniqueBack\"), so it stays one deck and every card keeps its own back.", "",
               "Decks:"]
-    for deck, obj in zip(decks, objects):
+    for deck, _obj in zip(decks, objects):
         distinct = len({(c.front.key, c.back.key) for c in deck.cards})
         lines.append(f"  {deck.title}: {len(deck.cards)} cards, {distinct} distinct")
     lines.append("")

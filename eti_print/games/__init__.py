@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import argparse
 import difflib
+from collections.abc import Callable, Iterable
 from importlib.metadata import entry_points
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, Problem, UsageError
 
@@ -47,18 +48,18 @@ class Game:
     #: The names an output entry's ``context:`` may give (see ``context``).
     contexts: tuple[str, ...] = ()
 
-    def model(self, dataset: "Dataset") -> Any:
+    def model(self, dataset: Dataset) -> Any:
         return None
 
-    def rules(self, model: Any, ctx: "Context | None" = None) -> list[Problem]:
+    def rules(self, model: Any, ctx: Context | None = None) -> list[Problem]:
         """Consistency problems of ``model``; with ``ctx`` (everything loaded), also
         those of the pack's settings and layouts the game relies on."""
         return []
 
-    def template_globals(self, ctx: "Context") -> dict[str, Any]:
+    def template_globals(self, ctx: Context) -> dict[str, Any]:
         return {}
 
-    def context(self, name: str, ctx: "Context", item: Any) -> dict[str, Any]:
+    def context(self, name: str, ctx: Context, item: Any) -> dict[str, Any]:
         """Names for the templates of an output entry with ``context: NAME``."""
         raise KeyError(name)
 
@@ -66,7 +67,7 @@ class Game:
         """Job type modules of the game's own (``KEY``, ``resolve``, ``draw``)."""
         return []
 
-    def document_elements(self, ctx: "Context") -> dict[str, Any]:
+    def document_elements(self, ctx: Context) -> dict[str, Any]:
         return {}
 
     def add_commands(self, subparsers: Any) -> None:

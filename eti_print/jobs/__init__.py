@@ -39,13 +39,13 @@ class Job:
     def key(self) -> str:
         return self.module.KEY
 
-    def resolve(self, ctx: "Context") -> Any:
+    def resolve(self, ctx: Context) -> Any:
         return self.module.resolve(ctx)
 
-    def draw(self, ctx: "Context", plan: Any, progress: "Progress" = None) -> list["Output"]:
+    def draw(self, ctx: Context, plan: Any, progress: Progress = None) -> list[Output]:
         return self.module.draw(ctx, plan, progress)
 
-    def __call__(self, ctx: "Context", progress: "Progress" = None) -> list["Output"]:
+    def __call__(self, ctx: Context, progress: Progress = None) -> list[Output]:
         """Resolve and draw (what the build cache reuses as one unit)."""
         return self.draw(ctx, self.resolve(ctx), progress)
 
@@ -53,7 +53,7 @@ class Job:
         return f"Job({self.key})"
 
 
-def jobs_for(ctx: "Context") -> list[Job]:
+def jobs_for(ctx: Context) -> list[Job]:
     """The job types this pack declares entries for."""
     config = ctx.dataset.config
     return [job for job in (Job(m) for m in MODULES) if config.get(job.key)]

@@ -17,8 +17,9 @@ any, and ``board``: the entry with its size as ``width``/``height`` and
 from __future__ import annotations
 
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..context import Output
 from ..errors import InputError, Problem
@@ -88,7 +89,7 @@ class Board:
                     tuple(op for layer in self.layers for op in layer.face.ops))
 
 
-def _length(ctx: "Context", entry: dict[str, Any], index: int, key: str,
+def _length(ctx: Context, entry: dict[str, Any], index: int, key: str,
             default: float) -> float:
     manifest = ctx.dataset.manifest
     if key not in entry:
@@ -148,7 +149,7 @@ def resolve_layers(resolver: FaceResolver, layout: Layout, context: dict[str, An
                  for key, ops in runs)
 
 
-def _resolve_entry(ctx: "Context", index: int, entry: dict[str, Any]) -> list[Board]:
+def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Board]:
     manifest = ctx.dataset.manifest
     width = _length(ctx, entry, index, "width", 0.0)
     height = _length(ctx, entry, index, "height", 0.0)
@@ -198,7 +199,7 @@ def _resolve_entry(ctx: "Context", index: int, entry: dict[str, Any]) -> list[Bo
     return boards
 
 
-def resolve(ctx: "Context") -> list[Board]:
+def resolve(ctx: Context) -> list[Board]:
     """Every board of every entry, resolved (templates evaluated, text fitted)."""
     boards: list[Board] = []
     problems: list[Problem] = []
@@ -217,7 +218,7 @@ def board_tiling(board: Board, paper: tuple[float, float]) -> Tiling:
                 board.overlap)
 
 
-def draw(ctx: "Context", plan: list[Board], progress: "Progress" = None) -> list[Output]:
+def draw(ctx: Context, plan: list[Board], progress: Progress = None) -> list[Output]:
     groups: dict[str, list[Board]] = {}
     for board in plan:
         groups.setdefault(board.output, []).append(board)
@@ -234,7 +235,7 @@ def draw(ctx: "Context", plan: list[Board], progress: "Progress" = None) -> list
     return outputs
 
 
-def impose_boards(ctx: "Context", boards: Sequence[Board],
+def impose_boards(ctx: Context, boards: Sequence[Board],
                   invariant: bool = True) -> tuple[bytes, int]:
     """Each board drawn once as a form (shared layers once for all) and placed, clipped,
     on each of its sheets."""

@@ -41,7 +41,7 @@ class Part:
     index: int | None    # the part's index in ``parts:``, or None for the deck itself
 
 
-def parts_of(ctx: "Context", index: int, deck: dict[str, Any]) -> list[Part]:
+def parts_of(ctx: Context, index: int, deck: dict[str, Any]) -> list[Part]:
     """The deck's parts: ``parts:`` if given, else the deck itself as its one part."""
     entries = deck.get("parts") or [deck]
     out = []
@@ -71,7 +71,7 @@ def card_label(deck: dict[str, Any], item: Any) -> str:
     return str(deck.get("title") or deck["id"])
 
 
-def card_context(ctx: "Context", deck: dict[str, Any], ref: str, item: Any,
+def card_context(ctx: Context, deck: dict[str, Any], ref: str, item: Any,
                  index: int) -> dict[str, Any]:
     """What a layout's templates can see for one card (the base names, then the card's)."""
     return base_context(ctx, deck.get("context"), item, card=item, source=ref,
@@ -79,7 +79,7 @@ def card_context(ctx: "Context", deck: dict[str, Any], ref: str, item: Any,
                         deck={"id": deck["id"], "title": deck["title"]})
 
 
-def sheet_spec(ctx: "Context", sheet_name: str, where: str = "pack.yaml",
+def sheet_spec(ctx: Context, sheet_name: str, where: str = "pack.yaml",
                line: int | None = None, field: str = "decks.sheet") -> SheetSpec:
     setting = ctx.sheets.get(sheet_name, where=where, line=line, field=field)
     o = ctx.options
@@ -98,7 +98,7 @@ def _copies(deck: dict[str, Any], item: Any) -> int:
     return 1
 
 
-def resolve_deck(ctx: "Context", deck: dict[str, Any], resolver: FaceResolver,
+def resolve_deck(ctx: Context, deck: dict[str, Any], resolver: FaceResolver,
                  problems: list[Problem]) -> Deck:
     """Every face of one deck; problems are added to ``problems`` (the deck may be partial)."""
     manifest = ctx.dataset.manifest
@@ -136,7 +136,7 @@ def resolve_deck(ctx: "Context", deck: dict[str, Any], resolver: FaceResolver,
     return Deck(deck["id"], deck["title"], tuple(cards), tuple(labels))
 
 
-def _describe(ctx: "Context", ref: str, index: int, item: Any) -> str:
+def _describe(ctx: Context, ref: str, index: int, item: Any) -> str:
     label = ""
     if isinstance(item, dict):
         label = str(item.get("name") or item.get("title") or item.get("id") or "")
@@ -168,7 +168,7 @@ class Sheetful:
     decks: tuple[Deck, ...]
 
 
-def resolve(ctx: "Context") -> list[Sheetful]:
+def resolve(ctx: Context) -> list[Sheetful]:
     """Every deck's faces, grouped by output and sheet; every problem of every deck."""
     decks_cfg = ctx.dataset.config.get("decks") or []
     manifest = ctx.dataset.manifest
@@ -205,7 +205,7 @@ def resolve(ctx: "Context") -> list[Sheetful]:
     return planned
 
 
-def draw(ctx: "Context", plan: list[Sheetful], progress: "Progress" = None) -> list[Output]:
+def draw(ctx: Context, plan: list[Sheetful], progress: Progress = None) -> list[Output]:
     outputs = []
     for group in plan:
         name = ctx.output_name(group.output)

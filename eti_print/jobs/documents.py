@@ -44,7 +44,7 @@ class Planned:
     booklet: tuple[tuple[float, float], str] | None
 
 
-def page_and_sheet(ctx: "Context", entry: dict[str, Any]) -> tuple[tuple[float, float],
+def page_and_sheet(ctx: Context, entry: dict[str, Any]) -> tuple[tuple[float, float],
                                                                   tuple[float, float]]:
     """The document's page, and the landscape sheet two of them go on when imposed."""
     w, h = ctx.options.page
@@ -53,7 +53,7 @@ def page_and_sheet(ctx: "Context", entry: dict[str, Any]) -> tuple[tuple[float, 
     return (w, h), (h, w)
 
 
-def theme_for(ctx: "Context", index: int, entry: dict[str, Any]) -> Any:
+def theme_for(ctx: Context, index: int, entry: dict[str, Any]) -> Any:
     """A document theme on the entry's page, in its margins, size and colours."""
     colours = {k: HexColor(v) for k, v in (entry.get("colours") or {}).items()}
     page, _ = page_and_sheet(ctx, entry)
@@ -75,7 +75,7 @@ def theme_for(ctx: "Context", index: int, entry: dict[str, Any]) -> Any:
                           leading=float(entry.get("leading", 1.32)), **colours)
 
 
-def _plan(ctx: "Context", index: int, entry: dict[str, Any]) -> Planned:
+def _plan(ctx: Context, index: int, entry: dict[str, Any]) -> Planned:
     manifest = ctx.dataset.manifest
     line, _ = manifest.where(("documents", index, "template"))
     template = entry["template"]
@@ -101,7 +101,7 @@ def _plan(ctx: "Context", index: int, entry: dict[str, Any]) -> Planned:
     return Planned(entry, theme, built, pages, booklet)
 
 
-def resolve(ctx: "Context") -> list[Planned]:
+def resolve(ctx: Context) -> list[Planned]:
     planned: list[Planned] = []
     problems: list[Problem] = []
     for index, entry in enumerate(ctx.dataset.config.get("documents") or []):
@@ -114,7 +114,7 @@ def resolve(ctx: "Context") -> list[Planned]:
     return planned
 
 
-def draw(ctx: "Context", plan: list[Planned], progress: "Progress" = None) -> list[Output]:
+def draw(ctx: Context, plan: list[Planned], progress: Progress = None) -> list[Output]:
     outputs = []
     for doc in plan:
         entry = doc.entry

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Sequence
 
 from ..fonts import Family
 from .runs import _EPS, ICON_ADVANCE, SOFT_HYPHEN, Run

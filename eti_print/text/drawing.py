@@ -6,6 +6,7 @@ from typing import Any
 
 from .fitting import Fitted
 
+
 def draw(canvas: Any, fitted: Fitted, x: float, y: float) -> None:
     """Draw ``fitted`` with its box's bottom-left corner at (``x``, ``y``)."""
     if not fitted.lines:

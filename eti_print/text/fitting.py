@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
-from typing import Any, Iterable, Sequence
+from functools import cache, lru_cache
+from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 
@@ -115,7 +116,7 @@ def _size_steps(top: float, low: float) -> tuple[float, ...]:
     return tuple(sizes)
 
 
-@lru_cache(maxsize=None)
+@cache
 def _font_chars(font: str) -> frozenset[str]:
     return frozenset(map(chr, pdfmetrics.getFont(font).face.charToGlyph))
 

@@ -34,8 +34,8 @@ from __future__ import annotations
 import bisect
 import re
 import threading
+from collections.abc import Callable, Collection, Iterator
 from functools import lru_cache
-from typing import Callable, Collection, Iterator
 
 from lxml import etree
 

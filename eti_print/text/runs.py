@@ -32,11 +32,11 @@ class Run:
     icon: str | None = None
 
     @staticmethod
-    def of(text: str, bold: bool = False, italic: bool = False) -> "Run":
+    def of(text: str, bold: bool = False, italic: bool = False) -> Run:
         return Run("text", text, bold, italic)
 
     @staticmethod
-    def art(name: str, bold: bool = False, italic: bool = False) -> "Run":
+    def art(name: str, bold: bool = False, italic: bool = False) -> Run:
         return Run("icon", "", bold, italic, name)
 
 

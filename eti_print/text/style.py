@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from typing import Any, Protocol
 
 from reportlab.lib.colors import Color, black
 from reportlab.pdfbase import pdfmetrics
 
 from ..fonts import Family
+
 
 class IconDrawer(Protocol):
     """What ``fit``/``draw`` need of an art library (``art.ArtLibrary``)."""
@@ -75,7 +76,7 @@ class FontMetrics:
     cap_height: float
 
 
-@lru_cache(maxsize=None)
+@cache
 def font_metrics(family: Family) -> FontMetrics:
     """Ascent, descent and cap height of ``family`` (largest over its faces)."""
     asc = desc = cap = 0.0

@@ -20,16 +20,17 @@ from __future__ import annotations
 import io
 import math
 import random
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Mapping, Sequence
+from typing import TYPE_CHECKING
 
 from reportlab.lib.colors import HexColor
 
-from .engine import Card, Rules, safe_score, score
 from ...fonts import FontSet
 from ...pdfwriter import DocInfo, new_canvas
 from ...text import TextStyle, draw, fit_markup
 from ...units import mm, paper_size
+from .engine import Card, Rules, safe_score, score
 
 if TYPE_CHECKING:  # pragma: no cover
     from reportlab.pdfgen.canvas import Canvas

@@ -19,8 +19,9 @@ attack value under it).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.platypus import Flowable
@@ -112,7 +113,7 @@ class Example:
                  "card_port": None if a.target is None else a.target + 1}
                 for a in self.score.attachments]
 
-    def move(self, port: int, to: int) -> "Example":
+    def move(self, port: int, to: int) -> Example:
         """The queue after moving the card at ``port`` to ``to`` by adjacent swaps."""
         n = len(self.cards)
         if not (1 <= port <= n and 1 <= to <= n):
@@ -124,7 +125,7 @@ class Example:
         return Example(tuple(cards), self.immune, tuple(range(lo, hi + 1)),
                        self.swaps + hi - lo, self.names)
 
-    def best(self, swaps: int) -> "Example":
+    def best(self, swaps: int) -> Example:
         """The best order within ``swaps`` adjacent swaps (engine.best_order)."""
         found = engine.best_order(self.cards, swaps, self.immune)
         moved = tuple(k + 1 for k, p in enumerate(found.positions) if p != k)
@@ -279,7 +280,7 @@ def template_database(db: Any) -> Any:
     return ModelView(db)
 
 
-def template_globals(ctx: "Context") -> dict[str, Any]:
+def template_globals(ctx: Context) -> dict[str, Any]:
     """What every template of an E.T.I. pack sees besides the base names.
 
     Each name reads only what it shows, when a template uses it, so a card's
@@ -298,7 +299,7 @@ def template_globals(ctx: "Context") -> dict[str, Any]:
     }
 
 
-def booklet_context(ctx: "Context") -> dict[str, Any]:
+def booklet_context(ctx: Context) -> dict[str, Any]:
     """The booklet's own names (``context: booklet``): its tables and deck mix."""
     db = template_database(ctx.model)
     return {
@@ -521,7 +522,7 @@ class CardRow(Flowable):
         c.restoreState()
 
 
-def cards_element(ctx: "Context") -> Custom:
+def cards_element(ctx: Context) -> Custom:
     def build(node: Node, b: Builder) -> list[Flowable]:
         mode = b.choice(node, "mode", MODES, "score")
         deck = ctx.model.deck           # the pack's threats and multipliers

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
-from . import engine
 from ...errors import Problem
+from . import engine
 from .model import ROMAN, Database
 
 Rule = Callable[[Database], Iterable[Problem]]
@@ -154,8 +154,9 @@ def research_worth_the_risk(db: Database) -> Iterable[Problem]:
     numbers = [(e.value, e.count) for e in db.research if e.kind == "number"]
     total = sum(c for _, c in numbers)
     if total and sum(v * c for v, c in numbers) / total <= db.rules.safe_value:
+        average = sum(v * c for v, c in numbers) / total
         yield db.dataset.problem("research.research", None,
-                                 f"numeric cards average {sum(v * c for v, c in numbers) / total:.1f}"
+                                 f"numeric cards average {average:.1f}"
                                  f", not above the safe value {db.rules.safe_value}")
 
 

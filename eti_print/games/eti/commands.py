@@ -13,11 +13,12 @@ from __future__ import annotations
 import argparse
 import json
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
 
-from . import engine
 from ...errors import UsageError
+from . import engine
 
 CARD_HELP = ("research cards in data-port order: numbers (50), the multipliers of the pack's "
              "research deck (x0, x2, x3 in E.T.I.) and its threats by id or name (spy, "
@@ -30,7 +31,8 @@ DEFAULT_TRIALS = 1000
 def add_commands(game: Any, subparsers: Any) -> None:
     """Register ``score``, ``attack`` and ``balance`` on ``subparsers`` for ``game``."""
     p = game.command(
-        subparsers, "score", run_score, help="score a standard research submission (optionally the best swaps)",
+        subparsers, "score", run_score,
+        help="score a standard research submission (optionally the best swaps)",
         description="Resolve a standard submission by the rulebook: threats from port 1, "
                     "then multipliers. With --swaps, the best total reachable with that many "
                     "adjacent swaps (the creativity trait).")
@@ -59,7 +61,8 @@ def add_commands(game: Any, subparsers: Any) -> None:
     p.add_argument("--pack", metavar="DIR", help=PACK_HELP)
 
     p = game.command(
-        subparsers, "balance", run_balance, help="write a Monte Carlo balance report (eti-balance.pdf)",
+        subparsers, "balance", run_balance,
+        help="write a Monte Carlo balance report (eti-balance.pdf)",
         description="Simulate random research queues and project claims from a pack's data "
                     "and write <out>/eti-balance.pdf.")
     p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
@@ -176,10 +179,10 @@ def run_attack(args: argparse.Namespace) -> int:
 
 
 def run_balance(args: argparse.Namespace) -> int:
-    from .balance import render_report, simulate
     from ...fonts import load_fonts
-    from .model import load_database
     from ...output import atomic_path, prepare_dir, source_date_epoch
+    from .balance import render_report, simulate
+    from .model import load_database
 
     if args.trials < 1:
         raise UsageError(f"--trials must be 1 or more (got {args.trials})")

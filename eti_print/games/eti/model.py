@@ -9,9 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from . import engine
 from ...dataset import Dataset
 from ...pack import Pack
+from . import engine
 
 ROMAN = ("I", "II", "III", "IV", "V")
 
@@ -263,7 +263,8 @@ def build_database(ds: Dataset) -> Database:
                      for e in ds.items("events.events")),
         agendas=tuple(Agenda(a["id"], a["name"], a["icon"], a["text"])
                       for a in ds.items("agendas.agendas")),
-        agenda_cards=tuple(AgendaCard(c["company"], c["agenda"]) for c in ds.items("agendas.cards")),
+        agenda_cards=tuple(AgendaCard(c["company"], c["agenda"])
+                           for c in ds.items("agendas.cards")),
         endgame=tuple([Endgame(e["id"], e["name"], e["text"], "human") for e in endgame["human"]]
                       + [Endgame(e["id"], e["name"], e["text"], "alien", e["ufos"])
                          for e in endgame["alien"]]),

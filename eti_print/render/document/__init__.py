@@ -65,10 +65,8 @@ __all__ = [
 # the rest of what this module offered before it became a package
 from .blocks import CoverPage, DocTable, Stack  # noqa: E402,F401
 from .builder import Builder  # noqa: E402,F401
-from .elements import (BLOCKS, CHILDREN, EMPTY, INLINE, NODE_KINDS,  # noqa: E402,F401
-                       PARAGRAPH_STYLES, SIDES, SPECS)
-from .flowables import (BIG, ArtBlock, Gap, Heading, PageBreak, RichText,  # noqa: E402,F401
-                        TocLine, Where)
+from .elements import BLOCKS, CHILDREN, EMPTY, INLINE, NODE_KINDS, PARAGRAPH_STYLES, SIDES, SPECS  # noqa: E402,F401
+from .flowables import BIG, ArtBlock, Gap, Heading, PageBreak, RichText, TocLine, Where  # noqa: E402,F401
 from .flowchart import Flowchart  # noqa: E402,F401
 from .locate import Locate, template_locator  # noqa: E402,F401
 from .theme import FormIcons  # noqa: E402,F401

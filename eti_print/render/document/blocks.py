@@ -8,6 +8,7 @@ from reportlab.platypus import Flowable, Table
 from .flowables import _EPS, BIG, RichText, _Located
 from .theme import Theme
 
+
 class Stack(Flowable, _Located):
     """Blocks stacked in a panel (note, box) or bare (keep), split between blocks."""
 
@@ -96,7 +97,7 @@ class Stack(Flowable, _Located):
         a.spaceAfter = 0.0
         return [a, b]
 
-    def _clone(self, children: list[Flowable], title: RichText | None) -> "Stack":
+    def _clone(self, children: list[Flowable], title: RichText | None) -> Stack:
         s = Stack(children, pad=self.pad, fill=self.fill, bar=self.bar, stroke=self.stroke,
                   title=title, keep=False, page_height=self.page_height,
                   space_before=self.spaceBefore, space_after=self.spaceAfter, gap=self.gap)

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 from reportlab.platypus import Flowable, TableStyle
@@ -25,7 +26,7 @@ _HEX_RE = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
-def _colour(value: str, where: "Builder", node: Node, attr: str) -> Color:
+def _colour(value: str, where: Builder, node: Node, attr: str) -> Color:
     if not _HEX_RE.match(value):
         raise where.error(node, f"<{node.tag} {attr}=..> must be a colour #RRGGBB "
                           f"(got {value!r})")

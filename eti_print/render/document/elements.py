@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
 
 from reportlab.platypus import Flowable
 
 from ...text import Run
-
 
 BLOCKS = "blocks"      # content: block elements
 INLINE = "inline"      # content: text markup (text.parse)
@@ -68,7 +68,7 @@ class Node:
     tag: str
     attrs: dict[str, str]
     line: int
-    children: list["Node"] = field(default_factory=list)
+    children: list[Node] = field(default_factory=list)
     runs: list[Run] | None = None
 
     def text(self) -> str:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from reportlab.lib.colors import Color
 from reportlab.platypus import Flowable
@@ -19,7 +20,7 @@ _EPS = 1e-6
 class Where:
     """Where a flowable came from; located lazily, only when there is a problem."""
 
-    def __init__(self, src: "_Source", line: int, what: str):
+    def __init__(self, src: _Source, line: int, what: str):
         self.src = src
         self.line = line
         self.what = what
@@ -39,7 +40,7 @@ class RichText(Flowable, _Located):
 
     def __init__(self, runs: Sequence[Run], style: TextStyle, icons: Any = None, *,
                  space_before: float = 0.0, space_after: float = 0.0, indent: float = 0.0,
-                 bullet: Callable[[Any, float, float, "RichText"], None] | None = None,
+                 bullet: Callable[[Any, float, float, RichText], None] | None = None,
                  keep_with_next: bool = False, min_lines: int = 2):
         super().__init__()
         self.runs = list(runs)
@@ -103,7 +104,7 @@ class RichText(Flowable, _Located):
             return []
         return [self._part(lines[:k], first=True), self._part(lines[k:], first=False)]
 
-    def _part(self, lines: tuple[Line, ...], first: bool) -> "RichText":
+    def _part(self, lines: tuple[Line, ...], first: bool) -> RichText:
         part = RichText([], self.style, self.icons, indent=self.indent,
                         bullet=self.bullet if first else None, min_lines=1)
         offset = lines[0].baseline - self._ascent
@@ -232,7 +233,8 @@ class TocLine(Flowable):
         return aw, h
 
     def draw(self) -> None:
-        from ...text import draw as draw_text, fit as fit_runs
+        from ...text import draw as draw_text
+        from ...text import fit as fit_runs
         c = self.canv
         self.text.drawOn(c, 0, 0)
         number = str(self.pages.get(self.key, ""))

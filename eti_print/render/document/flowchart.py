@@ -157,7 +157,7 @@ class Flowchart(Flowable, _Located):
         c.setStrokeColor(t.ink)
         c.setFillColor(t.ink)
         c.setLineWidth(0.9)
-        for pts, label, _ in self._paths:
+        for pts, _label, _ in self._paths:
             path = c.beginPath()
             path.moveTo(pts[0][0], Y(pts[0][1]))
             for x, y in pts[1:]:

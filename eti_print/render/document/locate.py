@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import bisect
 import re
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ...errors import InputError, Problem
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
 
 from reportlab.platypus import Flowable, Table
 
@@ -11,6 +11,7 @@ from ...errors import InputError, Problem
 from .blocks import CoverPage, DocTable, Stack
 from .flowables import _EPS, BIG, Heading, PageBreak, RichText, Where
 from .theme import Theme
+
 
 @dataclass
 class Page:
@@ -108,7 +109,7 @@ def paginate(flowables: Sequence[Flowable], theme: Theme) -> list[Page]:
     return pages
 
 
-def _headings_in(f: Flowable, offset: float = 0.0) -> Iterator[tuple["Heading", float]]:
+def _headings_in(f: Flowable, offset: float = 0.0) -> Iterator[tuple[Heading, float]]:
     """Headings in ``f`` (itself, or inside a stack), with their distance from its top."""
     if isinstance(f, Heading):
         yield f, offset

@@ -10,7 +10,7 @@ whitelist of ``elements.py`` and reads inline elements with
 from __future__ import annotations
 
 import re
-from typing import Mapping
+from collections.abc import Mapping
 
 from lxml import etree
 

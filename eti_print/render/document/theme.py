@@ -10,6 +10,7 @@ from reportlab.lib.colors import Color, HexColor
 from ...fonts import Family
 from ...text import TextStyle
 
+
 @dataclass(frozen=True)
 class Theme:
     """How a document looks: page, fonts and colours.  Sizes in points."""

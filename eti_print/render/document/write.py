@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import io
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any, Mapping
+from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -16,6 +17,7 @@ from .flowables import Heading, TocLine
 from .locate import Locate
 from .paginate import Page, paginate
 from .theme import Theme
+
 
 @dataclass
 class Rendered:

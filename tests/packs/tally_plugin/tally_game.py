@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from eti_print.errors import Problem
 from eti_print.games import Game
 
 
@@ -15,7 +14,7 @@ class Tally(Game):
 
     def rules(self, model, ctx=None):
         problems = []
-        for index, item, doc, path in model.located("cards.cards"):
+        for _index, item, doc, path in model.located("cards.cards"):
             if item["points"] % 2:
                 problems.append(doc.problem(path + ("points",), "points must be even"))
         return problems

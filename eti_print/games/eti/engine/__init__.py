@@ -31,19 +31,61 @@ one-line message; callers at the boundary turn that into their own errors.
 
 from __future__ import annotations
 
-
-from .cards import DEFAULT_DECK, KINDS, MULTIPLIER_FACTORS, MULTIPLIERS, THREATS, Card, \
-    CardKind, Deck, normalize_threat, parse_card, parse_queue
+from .bank import (
+    BANK_STEP,
+    bank_findings,
+    can_conduct_research,
+    cards_dealt,
+    carry_over,
+    claim,
+    place_in_ports,
+    scooped,
+    switch,
+)
+from .cards import (
+    DEFAULT_DECK,
+    KINDS,
+    MULTIPLIER_FACTORS,
+    MULTIPLIERS,
+    THREATS,
+    Card,
+    CardKind,
+    Deck,
+    normalize_threat,
+    parse_card,
+    parse_queue,
+)
+from .game import (
+    MAX_TECH_LEVEL,
+    Votable,
+    drawable_levels,
+    fallback_level,
+    must_reveal_by,
+    threshold,
+    votes,
+)
+from .invasion import (
+    PUBLIC_DOMAIN,
+    SIDES,
+    TOP_SECRET,
+    Attack,
+    AttackLine,
+    Defender,
+    Outcome,
+    VaultProject,
+    Verdict,
+    attack,
+    attack_value,
+    defense_total,
+    endgame_defense,
+    endgame_fame,
+    mash_cards,
+    resolve_company,
+    winner,
+)
 from .rules import Rules, ThreatAttack
 from .score import Attachment, Contribution, Destruction, Score, safe_score, score
 from .swaps import Best, best_order, inversions
-from .bank import BANK_STEP, bank_findings, can_conduct_research, cards_dealt, carry_over, \
-    claim, place_in_ports, scooped, switch
-from .game import MAX_TECH_LEVEL, Votable, drawable_levels, fallback_level, must_reveal_by, \
-    threshold, votes
-from .invasion import PUBLIC_DOMAIN, SIDES, TOP_SECRET, Attack, AttackLine, Defender, Outcome, \
-    VaultProject, Verdict, attack, attack_value, defense_total, endgame_defense, endgame_fame, \
-    mash_cards, resolve_company, winner
 
 __all__ = [
     "DEFAULT_DECK", "KINDS", "MULTIPLIER_FACTORS", "MULTIPLIERS", "THREATS", "Card", "CardKind",

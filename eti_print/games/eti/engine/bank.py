@@ -3,7 +3,7 @@ carrying research over, and research cards dealt into the ports."""
 
 from __future__ import annotations
 
-from typing import Iterable
+from collections.abc import Iterable
 
 from .rules import Rules
 from .score import safe_score

@@ -11,8 +11,9 @@ pure functions called without data (tests, quick sums).
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Iterable, Literal, Mapping
+from typing import Literal
 
 CardKind = Literal["number", "multiplier", "threat"]
 KINDS: tuple[str, ...] = ("number", "multiplier", "threat")
@@ -117,7 +118,7 @@ class Deck:
         object.__setattr__(self, "_aliases", aliases)
 
     @classmethod
-    def of(cls, threats: Iterable[tuple[str, str]], multipliers: Iterable[int]) -> "Deck":
+    def of(cls, threats: Iterable[tuple[str, str]], multipliers: Iterable[int]) -> Deck:
         """A deck from (id, name) pairs in data order and the multipliers, sorted here."""
         pairs = list(threats)
         return cls(tuple(t for t, _ in pairs), tuple(n for _, n in pairs),
@@ -127,7 +128,7 @@ class Deck:
         """A threat's printed name, from its id."""
         return self.names[self.threats.index(threat)]
 
-    def label(self, card: "Card") -> str:
+    def label(self, card: Card) -> str:
         """How a card is named in prose: ``50``, ``x2`` or the threat's printed name."""
         if card.kind == "threat" and card.threat in self.threats:
             return self.name(str(card.threat))
@@ -146,7 +147,7 @@ class Deck:
             raise TypeError("immunities are a collection of threat names, not one string")
         return frozenset(self.normalize_threat(name) for name in immune)
 
-    def parse_card(self, token: str) -> "Card":
+    def parse_card(self, token: str) -> Card:
         """A card from its token: a number (``50``), a multiplier of the deck or a threat name."""
         text = token.strip()
         if _NUMBER_RE.match(text):
@@ -164,7 +165,7 @@ class Deck:
             raise ValueError(f"{token!r} is not a research card (use a number such as 30, "
                              f"{tokens}or a threat: {', '.join(self.threats)})") from None
 
-    def parse_queue(self, tokens: Iterable[str]) -> tuple["Card", ...]:
+    def parse_queue(self, tokens: Iterable[str]) -> tuple[Card, ...]:
         """Cards from tokens, in data-port order."""
         return tuple(self.parse_card(token) for token in tokens)
 

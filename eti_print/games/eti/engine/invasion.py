@@ -3,8 +3,9 @@ a company discards to survive, and the winner."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Mapping, Protocol, Sequence
+from typing import Protocol
 
 from .cards import DEFAULT_DECK, Card, Deck
 from .game import MAX_TECH_LEVEL

@@ -6,9 +6,10 @@ The defaults are the printed values; the database builds one from
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import Any
 
 from .cards import multiplier_factor
 
@@ -53,7 +54,7 @@ class Rules:
                            MappingProxyType(dict(self.multiplier_attack)))
 
     @classmethod
-    def from_mapping(cls, rules: Mapping[str, Any], data_ports: int) -> "Rules":
+    def from_mapping(cls, rules: Mapping[str, Any], data_ports: int) -> Rules:
         """Rules from ``game.yaml``'s ``rules:`` section (already schema-checked).
 
         Every key is required and none may be unknown: a silently defaulted
