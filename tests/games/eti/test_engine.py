@@ -45,7 +45,7 @@ from eti_print.games.eti.engine import (
 )
 from eti_print.yamlload import load
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def q(text: str) -> tuple[Card, ...]:

@@ -21,7 +21,7 @@ from eti_print.games.eti.engine import DEFAULT_DECK, Card, Deck, Rules
 from eti_print.games.eti.model import load_database
 from eti_print.pack import Pack
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[3]
 
 
 def _copy_pack(root: Path) -> Path:
