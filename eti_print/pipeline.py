@@ -33,7 +33,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from .jobs import Job
 
 #: The font roles each job type draws with.
-FONT_ROLES = {"boards": ("body", "label"), "documents": ("body", "title", "label")}
+FONT_ROLES = {"decks": ("body",), "boards": ("body", "label"),
+              "documents": ("body", "title", "label")}
 
 
 def pack_game(ds: Dataset) -> Any:

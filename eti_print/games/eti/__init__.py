@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from ...errors import Problem
+from ...errors import InputError, Problem
 from ...games import Game
 
 
@@ -82,11 +82,16 @@ def board_rules(db: Any, ctx: Any) -> list[Problem]:
     else:
         index, entry = found
         line, _ = manifest.where(("boards", index))
-        size = tuple(to_points(entry[k], where=manifest.path, line=line,
-                               field=f"boards[{index}].{k}") for k in ("width", "height"))
-        card = ctx.sheets.get("card", where=manifest.path, line=line)
-        problems.extend(port_problems(settings.ports, db.data_ports, (card.width, card.height),
-                                      size, settings.source, settings.port_line))
+        try:
+            size = tuple(to_points(entry[k], where=manifest.path, line=line,
+                                   field=f"boards[{index}].{k}") for k in ("width", "height"))
+            card = ctx.sheets.get("card", where=manifest.path, line=line)
+        except InputError as exc:      # reported again, located, by the boards job
+            problems.extend(exc.problems)
+        else:
+            problems.extend(port_problems(settings.ports, db.data_ports,
+                                          (card.width, card.height), size, settings.source,
+                                          settings.port_line))
     standees = sum(c.count for c in db.components if c.kind == "standee")
     if db.companies and standees % len(db.companies):
         problems.append(Problem(f"{standees} company logos cannot be shared evenly by "
