@@ -33,7 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError, Problem
-from .yamlload import Document, Path_, format_path
+from .yamlload import Document, Path_, format_path, read_capped
 
 MAX_FILE_BYTES = 4 * 1024 * 1024
 #: Most bytes an xlsx may hold unpacked (a zip bomb stops here).
@@ -110,16 +110,7 @@ def _problem(doc: SheetDocument, row: int, col: int | None, message: str,
 # -- reading the raw cells -------------------------------------------------------------
 
 def _read_capped(path: Path, shown: str) -> bytes:
-    try:
-        if not path.is_file():
-            raise InputError(Problem("file not found", shown))
-        size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
-            raise InputError(Problem(f"file is too large ({size} bytes; the limit is "
-                                     f"{MAX_FILE_BYTES})", shown))
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputError(Problem(f"cannot read file: {exc.strerror}", shown)) from None
+    return read_capped(path, shown, MAX_FILE_BYTES)
 
 
 def _csv_rows(raw: bytes, shown: str, tab: bool) -> list[list[Any]]:

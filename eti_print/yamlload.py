@@ -254,19 +254,24 @@ def loads(text: str, shown: str = "<string>") -> Document:
     return doc
 
 
-def load(path: Path, shown: str | None = None) -> Document:
-    """Read and parse a YAML file strictly (UTF-8, size-capped)."""
-    shown = shown or str(path)
+def read_capped(path: Path, shown: str, limit: int) -> bytes:
+    """A file's bytes, refusing a missing file or one over ``limit`` bytes before reading."""
     try:
         if not path.is_file():
             raise InputError(Problem("file not found", shown))
         size = path.stat().st_size
-        if size > MAX_FILE_BYTES:
+        if size > limit:
             raise InputError(Problem(f"file is too large ({size} bytes; the limit is "
-                                     f"{MAX_FILE_BYTES})", shown))
-        raw = path.read_bytes()
+                                     f"{limit})", shown))
+        return path.read_bytes()
     except OSError as exc:
         raise InputError(Problem(f"cannot read file: {exc.strerror}", shown)) from None
+
+
+def load(path: Path, shown: str | None = None) -> Document:
+    """Read and parse a YAML file strictly (UTF-8, size-capped)."""
+    shown = shown or str(path)
+    raw = read_capped(path, shown, MAX_FILE_BYTES)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:

@@ -57,3 +57,19 @@ def jobs_for(ctx: Context) -> list[Job]:
     """The job types this pack declares entries for."""
     config = ctx.dataset.config
     return [job for job in (Job(m) for m in MODULES) if config.get(job.key)]
+
+
+def each_entry(ctx: Context, key: str, resolve: Any) -> list[Any]:
+    """``resolve(index, entry)`` for every entry of a pack.yaml section, gathering every
+    problem of every entry before raising them together."""
+    from ..errors import InputError, Problem
+    found: list[Any] = []
+    problems: list[Problem] = []
+    for index, entry in enumerate(ctx.dataset.config.get(key) or []):
+        try:
+            found.append(resolve(index, entry))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        raise InputError(problems)
+    return found

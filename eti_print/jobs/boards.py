@@ -201,16 +201,9 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
 
 def resolve(ctx: Context) -> list[Board]:
     """Every board of every entry, resolved (templates evaluated, text fitted)."""
-    boards: list[Board] = []
-    problems: list[Problem] = []
-    for index, entry in enumerate(ctx.dataset.config.get("boards") or []):
-        try:
-            boards.extend(_resolve_entry(ctx, index, entry))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    return boards
+    from . import each_entry
+    return [board for boards in each_entry(ctx, KEY, lambda i, e: _resolve_entry(ctx, i, e))
+            for board in boards]
 
 
 def board_tiling(board: Board, paper: tuple[float, float]) -> Tiling:

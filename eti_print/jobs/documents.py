@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import HexColor
 
 from ..context import Output
-from ..errors import InputError, Problem
+from ..errors import InputError
 from ..render import document
 from ..scope import base_context
 from ..units import mm, to_points
@@ -102,16 +102,9 @@ def _plan(ctx: Context, index: int, entry: dict[str, Any]) -> Planned:
 
 
 def resolve(ctx: Context) -> list[Planned]:
-    planned: list[Planned] = []
-    problems: list[Problem] = []
-    for index, entry in enumerate(ctx.dataset.config.get("documents") or []):
-        try:
-            planned.append(_plan(ctx, index, entry))
-        except InputError as exc:
-            problems.extend(exc.problems)
-    if problems:
-        raise InputError(problems)
-    return planned
+    """Every document laid out; every problem of every document together."""
+    from . import each_entry
+    return each_entry(ctx, KEY, lambda index, entry: _plan(ctx, index, entry))
 
 
 def draw(ctx: Context, plan: list[Planned], progress: Progress = None) -> list[Output]:
