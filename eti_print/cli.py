@@ -226,7 +226,12 @@ def make_parser() -> argparse.ArgumentParser:
 
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    debug = "--debug" in argv
+    # --debug is accepted anywhere before a "--": after the command as well as before it
+    end = argv.index("--") if "--" in argv else len(argv)
+    debug = "--debug" in argv[:end]
+    if debug:
+        argv = [a for a in argv[:end] if a != "--debug"] + argv[end:]
+        argv.insert(0, "--debug")
     parser = make_parser()
     try:
         args = parser.parse_args(argv)

@@ -2,9 +2,11 @@
 
 from pathlib import Path
 
+import pytest
+
 from eti_print.cli import main
 
-from conftest import edit
+from conftest import copy_pack, edit
 
 
 def test_validate_shipped_pack_prints_one_line_summary(capsys):
@@ -54,3 +56,20 @@ def test_schema_command(capsys):
     assert main(["schema", "research"]) == 0
     assert "research.yaml:" in capsys.readouterr().out
     assert main(["schema", "nope"]) == 2
+
+
+def test_debug_is_accepted_after_the_command(tmp_path, capsys):
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / "templates/layouts/event.yaml", "    size: 14pt", "    size: 14qq")
+    from eti_print.errors import InputError
+    with pytest.raises(InputError):          # --debug: the exception, not the message
+        main(["validate", str(pack), "--debug"])
+    assert main(["validate", str(pack)]) == 1
+
+
+def test_python_dash_m_runs_the_cli():
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-m", "eti_print", "validate", "sci-tech"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "Sci-Tech" in done.stdout and "OK" in done.stdout
