@@ -252,11 +252,10 @@ def validate(pack_arg: str | None) -> str:
     ctx = load_checked(pack_arg, PrintOptions())
     plans = resolve(ctx)
     ds, game = ctx.dataset, ctx.game
-    counts = []
-    for deck in ds.config.get("decks") or []:
-        holder = next((plan for job, plan in plans if job.key == "decks"), [])
-        n = sum(len(d.cards) for group in holder for d in group.decks if d.id == deck["id"])
-        counts.append(f"{n} {deck['id']}")
+    resolved = {d.id: len(d.cards) for job, plan in plans if job.key == "decks"
+                for group in plan for d in group.decks}
+    counts = [f"{resolved.get(deck['id'], 0)} {deck['id']}"
+              for deck in ds.config.get("decks") or []]
     for key, what in (("boards", "board"), ("documents", "document")):
         n = sum(len(plan) for job, plan in plans if job.key == key)
         if n:

@@ -109,10 +109,6 @@ def _problem(doc: SheetDocument, row: int, col: int | None, message: str,
 
 # -- reading the raw cells -------------------------------------------------------------
 
-def _read_capped(path: Path, shown: str) -> bytes:
-    return read_capped(path, shown, MAX_FILE_BYTES)
-
-
 def _csv_rows(raw: bytes, shown: str, tab: bool) -> list[list[Any]]:
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
@@ -330,7 +326,7 @@ def load_sheet(path: Path, shown: str, sheet: str | None, list_key: str,
     xlsx = suffix == ".xlsx"
     if sheet is not None and not xlsx:
         raise InputError(Problem("only an xlsx workbook has sheets (#name)", shown))
-    raw = _read_capped(path, shown)
+    raw = read_capped(path, shown, MAX_FILE_BYTES)
     if xlsx:
         where = f"{shown}#{sheet}" if sheet else shown
         rows = _xlsx_rows(path, raw, where, sheet)
