@@ -172,6 +172,21 @@ def run_checks(ds: Dataset) -> list[Problem]:
         elif "as" in board and ref is None:
             problems.append(manifest.problem(("boards", index, "as"), "as: names the item of "
                                              "for_each, and the board has no for_each"))
+    for index, piece in enumerate(ds.config.get("pieces") or []):
+        here = ("pieces", index)
+        if "items" not in piece and "cards" not in piece:
+            problems.append(manifest.problem(here, "pieces need items (lists of the data) "
+                                                   "or cards (written here)"))
+        if "count" in piece and "copies" in piece:
+            problems.append(manifest.problem(here + ("copies",), "give count (a field of each "
+                                             "item) or copies (one number), not both", key=True))
+        if "where" in piece and "items" not in piece:
+            problems.append(manifest.problem(here + ("where",), "where: narrows items, and "
+                                             "these pieces have no items", key=True))
+        for n, ref in enumerate(piece.get("items") or ()):
+            if ref.split(".")[0] not in ds.docs:
+                problems.append(manifest.problem(here + ("items", n),
+                                                 f"no data file {ref.split('.')[0]!r}"))
     for index, check in enumerate(ds.config.get("checks") or []):
         here = ("checks", index)
         kinds = [k for k in CHECK_KINDS if k in check]

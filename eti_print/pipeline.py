@@ -33,7 +33,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from .jobs import Job
 
 #: The font roles each job type draws with.
-FONT_ROLES = {"decks": ("body",), "boards": ("body", "label"),
+FONT_ROLES = {"decks": ("body",), "boards": ("body", "label"), "pieces": ("body",),
               "documents": ("body", "title", "label")}
 
 
@@ -112,7 +112,7 @@ def check_entries(ctx: Context) -> list[Problem]:
     config = ctx.dataset.config
     problems: list[Problem] = []
     contexts = set(ctx.game.contexts) if ctx.game is not None else set()
-    for key in ("decks", "boards", "documents"):
+    for key in ("decks", "boards", "pieces", "documents"):
         entries = config.get(key) or []
         seen: set[str] = set()
         for index, entry in enumerate(entries):

@@ -4,6 +4,8 @@
 ``decks``      cards, markers, chits and aids imposed on sheets (``decks.py``)
 ``boards``     layouts at true size, tiled onto sheets; ``for_each`` makes one
                board per item of a data list (``boards.py``)
+``pieces``     tokens, standees, badges: pieces cut from sheets, in blocks or
+               a grid of abutting cells (``pieces.py``)
 ``documents``  rules references and booklets from templates (``documents.py``)
 =============  ==============================================================
 
@@ -23,7 +25,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context, Output, Progress
 
 #: The job type modules, in the order their outputs are built and listed.
-MODULES = ("decks", "boards", "documents")
+MODULES = ("decks", "boards", "pieces", "documents")
 
 
 class Job:

@@ -4,8 +4,8 @@ Its Python lives here and only here: the typed model of the data
 (``model``), the consistency rules (``checks``, plus the board and piece
 rules below), the rules engine (``engine``), the template globals and the
 booklet's ``<cards>`` element (``booklet``), the board settings and the names
-its board layouts see (``boards``), the token and standee sheets
-(``tokens``, a job type of its own) and the ``score``, ``attack`` and
+its board and piece layouts see (``boards``: the ``company-board``,
+``alien-board`` and ``pieces`` contexts) and the ``score``, ``attack`` and
 ``balance`` commands (``commands``).  The data itself is the repository's
 top level: ``cards/``, ``templates/``, ``fonts/``, ``pack.yaml``.
 """
@@ -21,12 +21,12 @@ from ...games import Game
 
 class Eti(Game):
     name = "eti"
-    contexts = ("company-board", "alien-board", "booklet")
+    contexts = ("company-board", "alien-board", "pieces", "booklet")
 
     @property
     def rule_names(self) -> tuple[str, ...]:  # type: ignore[override]
         from .checks import RULES
-        return tuple(RULES) + ("board-ports", "standees")
+        return tuple(RULES) + ("board-ports", "pieces")
 
     def model(self, dataset: Any) -> Any:
         from .boards import load_board_settings
@@ -45,7 +45,9 @@ class Eti(Game):
         return template_globals(ctx)
 
     def context(self, name: str, ctx: Any, item: Any) -> dict[str, Any]:
-        from .boards import board_context
+        from .boards import board_context, pieces_context
+        if name == "pieces":
+            return pieces_context(ctx, item)
         if name == "company-board":
             return board_context(ctx, "company", item)
         if name == "alien-board":
@@ -59,17 +61,13 @@ class Eti(Game):
         from .booklet import cards_element
         return {"cards": cards_element(ctx)}
 
-    def job_types(self) -> list[Any]:
-        from . import tokens
-        return [tokens]
-
     def add_commands(self, subparsers: Any) -> None:
         from .commands import add_commands
         add_commands(self, subparsers)
 
 
 def board_rules(db: Any, ctx: Any) -> list[Problem]:
-    """The company board's data ports, and standees shared evenly by the companies."""
+    """The company board's data ports, and the pieces the materials list counts."""
     from ...units import to_points
     from .boards import company_board, port_problems
     problems: list[Problem] = []
@@ -92,11 +90,37 @@ def board_rules(db: Any, ctx: Any) -> list[Problem]:
             problems.extend(port_problems(settings.ports, db.data_ports,
                                           (card.width, card.height), size, settings.source,
                                           settings.port_line))
-    standees = sum(c.count for c in db.components if c.kind == "standee")
-    if db.companies and standees % len(db.companies):
-        problems.append(Problem(f"{standees} company logos cannot be shared evenly by "
-                                f"{len(db.companies)} companies", "cards/components.yaml",
-                                field="components"))
+    problems.extend(piece_rules(db, ctx))
+    return problems
+
+
+#: The materials list's kinds that the pieces: entries print, each under its component id.
+PIECE_KINDS = ("token", "badge", "standee")
+
+
+def piece_rules(db: Any, ctx: Any) -> list[Problem]:
+    """Every token, badge and standee of the materials list is printed, as many as it says:
+    a pieces: entry whose id is the component's."""
+    from ...jobs.pieces import printed_count
+    entries = {e["id"]: (n, e) for n, e in enumerate(ctx.dataset.config.get("pieces") or [])}
+    problems: list[Problem] = []
+    docs = ctx.dataset.docs["components"]
+    for index, c in enumerate(db.components):
+        if c.kind not in PIECE_KINDS:
+            continue
+        line, _ = docs.where(("components", index, "count"))
+        if c.id not in entries:
+            problems.append(Problem(f"the materials list has {c.count} {c.name.lower()}s and no "
+                                    f"pieces: entry prints them", docs.path, line,
+                                    field=f"components[{index}]",
+                                    hint=f"add a pieces: entry with id {c.id} to pack.yaml"))
+            continue
+        n, entry = entries[c.id]
+        printed = printed_count(ctx, n, entry)
+        if printed != c.count:
+            problems.append(ctx.dataset.manifest.problem(
+                ("pieces", n), f"pieces {c.id!r} print {printed}; the materials list says "
+                f"{c.count} ({docs.path}:{line})"))
     return problems
 
 

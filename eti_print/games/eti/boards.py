@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from ...colour import CREAM, NAVY, contrast_ratio, mix, readable
 from ...errors import InputError, Problem
-from ...imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE, EPS
+from ...imposition import EPS
 from ...schema import load_checked
 from ...scope import base_context
 from ...units import mm, to_mm, to_points
@@ -228,10 +228,6 @@ class BoardSettings:
     invasion: tuple[dict[str, str], ...]
     badge_diameter: float
     standee: tuple[float, float, float]   # width, panel height, foot height
-    margin: float                         # of the token and piece sheets
-    mark_length: float = DEFAULT_MARK_LENGTH
-    mark_offset: float = DEFAULT_MARK_OFFSET
-    mark_stroke: float = DEFAULT_MARK_STROKE
     doc: Document = field(repr=False, compare=False, default=None)  # type: ignore[assignment]
 
 
@@ -265,7 +261,6 @@ def load_board_settings(pack: Any) -> BoardSettings:
         badge_diameter=pt("pieces", "badge", "diameter"),
         standee=(pt("pieces", "standee", "width"), pt("pieces", "standee", "panel"),
                  pt("pieces", "standee", "foot")),
-        margin=pt("pieces", "margin"),
         doc=doc,
     )
     if settings.token_diameter > settings.token_cell:
@@ -279,6 +274,23 @@ def company_board(ds: Any) -> tuple[int, dict[str, Any]] | None:
         if entry.get("context") == "company-board":
             return index, entry
     return None
+
+
+def pieces_context(ctx: Context, item: Any = None) -> dict[str, Any]:
+    """What the piece layouts and lengths use (``context: pieces``): ``token``,
+    ``standee`` and ``badge`` sizes in mm, and for a company its ``company``
+    colours (``palette``)."""
+    settings = ctx.model.board_settings
+    width, panel, foot = settings.standee
+    context: dict[str, Any] = {
+        "token": {"diameter": _r(settings.token_diameter), "cell": _r(settings.token_cell),
+                  "slot": _r(settings.token_slot)},
+        "standee": {"width": _r(width), "panel": _r(panel), "foot": _r(foot)},
+        "badge": {"diameter": _r(settings.badge_diameter)},
+    }
+    if isinstance(item, dict) and item in ctx.dataset.items("companies.companies"):
+        context["company"] = {**item, **palette(item["colour"])}
+    return context
 
 
 def board_context(ctx: Context, kind: str, company: Any = None) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Tokens, the ISSA badge and the logo standees: exact counts, geometry, the PDF."""
+"""E.T.I.'s tokens, ISSA badge and logo standees through the generic pieces job:
+exact counts against the materials list, geometry, the PDF."""
 
 from __future__ import annotations
 
@@ -9,23 +10,16 @@ from collections import Counter
 import pytest
 from pypdf import PdfReader
 
-from eti_print.games.eti import tokens as token_job
 from eti_print.games.eti.boards import load_board_settings
-from eti_print.games.eti.tokens import (
-    Token,
-    badge_face,
-    piece_sheet,
-    standee_faces,
-    token_faces,
-    token_list,
-    token_pages,
-)
-from eti_print.imposition import grid
+from eti_print.jobs import pieces as piece_job
 from eti_print.layout import Layout
 from eti_print.options import PrintOptions
 from eti_print.pipeline import load_checked as load_context
+from eti_print.render.faces import FaceResolver
+from eti_print.scope import base_context
 from eti_print.units import mm, paper_size
 
+from conftest import copy_pack, edit, problems
 from pdfcheck import pdf_text
 
 PAPERS = ["a4", "letter"]
@@ -41,46 +35,46 @@ def settings(ctx):
     return load_board_settings(ctx.pack)
 
 
-def render_tokens(ctx):
-    return token_job.draw(ctx, token_job.resolve(ctx))
+@pytest.fixture(scope="module")
+def plans():
+    out = {}
+    for paper in PAPERS:
+        c = load_context(None, PrintOptions(paper=paper))
+        out[paper] = (c, piece_job.resolve(c))
+    return out
 
 
 @pytest.fixture(scope="module")
-def rendered():
-    return {paper: render_tokens(load_context(None, PrintOptions(paper=paper)))[0]
-            for paper in PAPERS}
+def rendered(plans):
+    return {paper: piece_job.draw(c, plan)[0] for paper, (c, plan) in plans.items()}
 
 
-def test_the_materials_list_gives_the_counts(database):
-    tokens = token_list(database)
-    assert Counter(t.component for t in tokens) == {"green-tokens": 180, "red-tokens": 30}
-    assert len(tokens) == 210
+def groups(plan):
+    return {g.id: g for sheet in plan for g in sheet.groups}
+
+
+def test_the_materials_list_gives_the_counts(plans, database):
+    found = groups(plans["a4"][1])
+    expected = {c.id: c.count for c in database.components
+                if c.kind in ("token", "badge", "standee")}
+    assert {k: len(g.faces) for k, g in found.items()} == expected
+    assert expected == {"green-tokens": 180, "red-tokens": 30, "company-logos": 12,
+                        "issa-badge": 1}
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_every_token_is_placed_once_and_colours_start_new_rows(database, settings, paper):
-    cell = settings.token_cell
-    spec = grid(paper_size(paper), cell, cell, margin=settings.margin)
-    tokens = token_list(database)
-    pages = token_pages(tokens, spec.cols, spec.rows)
-    assert len(pages) == 1        # 210 tokens fit one sheet of A4 or Letter
-    placed = [token for page in pages for _, token in page]
-    assert Counter(t.component for t in placed) == Counter(t.component for t in tokens)
-    for page in pages:
-        cells = [i for i, _ in page]
-        assert len(cells) == len(set(cells)) and max(cells) < spec.per_sheet
-        rows: dict[int, set[str]] = {}
-        for i, token in page:
-            rows.setdefault(i // spec.cols, set()).add(token.component)
-        assert all(len(kinds) == 1 for kinds in rows.values())
-
-
-def test_token_pages_continue_on_a_new_page():
-    tokens = [Token("a", "A")] * 5 + [Token("b", "B")] * 3
-    pages = token_pages(tokens, 2, 2)
-    assert [[i for i, _ in p] for p in pages] == [[0, 1, 2, 3], [0, 2, 3], [0]]
-    assert Counter(t.component for p in pages for _, t in p) == {"a": 5, "b": 3}
-    assert token_pages([], 3, 3) == []
+def test_every_token_is_placed_once_and_colours_start_new_rows(plans, paper):
+    (sheet,) = plans[paper][1]
+    grid_pages = [p for p in sheet.pages if p.grid is not None]
+    assert len(grid_pages) == 1        # 210 tokens fit one sheet of A4 or Letter
+    page = grid_pages[0]
+    cells = [i for i, _ in page.cells]
+    assert len(cells) == len(set(cells)) == 210 and max(cells) < page.grid.per_sheet
+    rows: dict[int, set[str]] = {}
+    for i, group in page.cells:
+        rows.setdefault(i // page.grid.cols, set()).add(group.id)
+    assert all(len(kinds) == 1 for kinds in rows.values())
+    assert Counter(g.id for _, g in page.cells) == {"green-tokens": 180, "red-tokens": 30}
 
 
 def test_tokens_fit_the_spaces_on_the_boards(settings):
@@ -88,34 +82,27 @@ def test_tokens_fit_the_spaces_on_the_boards(settings):
     assert settings.token_diameter >= mm(10)      # big enough to pick up
 
 
-def test_token_face_is_a_disc_inside_its_square(ctx, settings):
-    faces = token_faces(ctx, settings)
-    assert set(faces) == {"green-tokens", "red-tokens"}
-    for face in faces.values():
+def test_token_face_is_a_disc_inside_its_square(plans, settings):
+    found = groups(plans["a4"][1])
+    green, red = found["green-tokens"].faces[0], found["red-tokens"].faces[0]
+    for face in (green, red):
         assert face.width == face.height == pytest.approx(settings.token_cell)
         disc = next(op for op in face.ops if op.kind == "ellipse")
         assert disc.w == pytest.approx(settings.token_diameter)
         assert disc.x + disc.w / 2 == pytest.approx(face.width / 2)
-    assert faces["green-tokens"] != faces["red-tokens"]
+    assert green != red
+    assert len({f.key for f in found["green-tokens"].faces}) == 1   # copies share one face
 
 
-def test_standees_two_per_company_with_a_mirrored_back(ctx, settings):
-    standees = standee_faces(ctx, settings)
-    assert len(standees) == 12
-    assert Counter(cid for cid, _ in standees) == {c.id: 2 for c in ctx.model.companies}
+def test_standees_two_per_company_with_a_mirrored_back(ctx, plans, settings):
+    standees = groups(plans["a4"][1])["company-logos"].faces
+    assert len(standees) == 12 and len({f.key for f in standees}) == 6
     width, panel, foot = settings.standee
     fold = foot + panel
-    layout = ctx.layouts.get("standee-company")
-    boxes = {b.name: b for b in layout.boxes}
-    face = standees[0][1]
-    # resolve front and back logos alone to compare their places
-    from eti_print.games.eti.boards import palette
-    from eti_print.games.eti.tokens import _context, _mm, _resolver
-    company = ctx.model.companies[0]
-    context = _context(ctx, company={"id": company.id, "name": company.name,
-                                     "logo": company.logo, **palette(company.colour)},
-                       standee={"width": _mm(width), "panel": _mm(panel), "foot": _mm(foot)})
-    resolver = _resolver(ctx, width, 2 * fold)
+    boxes = {b.name: b for b in ctx.layouts.get("standee-company").boxes}
+    company = ctx.dataset.items("companies.companies")[0]
+    context = base_context(ctx, "pieces", company, piece=company, company=company)
+    resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, 2 * fold, piece_job.SEAM)
 
     def op(name):
         return resolver.resolve(Layout("s", (boxes[name],), "s"), context, name).ops[0]
@@ -126,15 +113,30 @@ def test_standees_two_per_company_with_a_mirrored_back(ctx, settings):
     assert back.x == pytest.approx(front.x)
     folds = sorted(op(n).y for n in ("fold_back_foot", "fold_top", "fold_front_foot"))
     assert folds == pytest.approx([foot, fold, fold + panel])
-    assert face.height == pytest.approx(2 * (panel + foot))
+    assert standees[0].height == pytest.approx(2 * (panel + foot))
 
 
-def test_badge(ctx, settings):
-    face = badge_face(ctx, settings)
+def test_badge(plans, settings):
+    (face,) = groups(plans["a4"][1])["issa-badge"].faces
     assert face.width == face.height == pytest.approx(settings.badge_diameter)
     texts = [op.args[0].text for op in face.ops if op.kind == "text"]
     assert "I.S.S.A." in texts and "PRESIDENT" in texts
     assert any(op.kind == "art" and op.args[0] == "issa" for op in face.ops)
+
+
+def test_the_materials_list_and_the_pieces_must_agree(tmp_path):
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / "pack.yaml", "    copies: 2\n", "    copies: 3\n")
+    edit(pack / "cards/components.yaml", "count: 30\n", "count: 31\n")
+    found = problems(pack)
+    assert any("pieces 'company-logos' print 18; the materials list says 12" in p
+               and p.startswith("pack.yaml:") for p in found), found
+    assert not any("red-tokens" in p for p in found), found
+    (pack / "pack.yaml").write_text((pack / "pack.yaml").read_text().replace(
+        "  - id: issa-badge\n", "  - id: presidents-badge\n"))
+    found = problems(pack)
+    assert any(p.startswith("cards/components.yaml:") and "1 issa badges and no pieces: entry"
+               in p for p in found), found
 
 
 def _placements(data: bytes) -> list[Counter]:
@@ -150,7 +152,7 @@ def _placements(data: bytes) -> list[Counter]:
 @pytest.mark.parametrize("paper", PAPERS)
 def test_pdf_draws_exact_counts(rendered, paper):
     out = rendered[paper]
-    assert out.name == "eti-tokens.pdf" and out.kind == "tokens" and out.stock == "cardstock"
+    assert out.name == "eti-tokens.pdf" and out.kind == "pieces" and out.stock == "cardstock"
     assert out.counts == {"green-tokens": 180, "red-tokens": 30, "issa-badge": 1,
                           "company-logos": 12}
     pages = _placements(out.data)
@@ -173,22 +175,25 @@ def test_standee_names_are_text(rendered, database):
 def test_bookmarks_and_metadata(rendered):
     reader = PdfReader(io.BytesIO(rendered["letter"].data))
     titles = [o.title for o in reader.outline]
-    assert titles == ["Green tokens (180)", "Red tokens (30)", "Company logos with bases (12)",
+    assert titles == ["Green tokens (180)", "Red tokens (30)", "Company logos (12)",
                       "ISSA badge (1)"]
     assert reader.metadata.title.endswith("- tokens")
-    assert "LETTER" in reader.metadata.subject and "180 green tokens" in reader.metadata.subject
+    assert "LETTER" in reader.metadata.subject and "180 Green tokens" in reader.metadata.subject
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_pieces_fit_the_page_inside_the_margins(rendered, settings, paper):
+def test_pieces_fit_the_page_inside_the_margins(rendered, plans, settings, paper):
     reader = PdfReader(io.BytesIO(rendered[paper].data))
     sizes = [tuple(float(v) for v in p.mediabox[2:]) for p in reader.pages]
     assert sizes == [pytest.approx(paper_size(paper), abs=0.01),
                      pytest.approx(paper_size(paper)[::-1], abs=0.01)]
     landscape = paper_size(paper)[::-1]
-    standees, badge = piece_sheet(landscape, settings, 12)
+    (sheet,) = plans[paper][1]
+    blocks = sheet.pages[1].blocks
+    standees = blocks[0].slots
+    badge = blocks[1].slots
     pieces = [s.trim for s in standees] + [badge[0].trim]
-    room = settings.margin + settings.mark_offset + settings.mark_length
+    room = piece_job.PIECE_MARGIN
     for r in pieces:
         assert r.x >= room and r.y >= room, r
         assert landscape[0] - r.right >= room and landscape[1] - r.top >= room, r
