@@ -177,9 +177,31 @@ def _cycle(chain: tuple[str, ...]) -> str:
 _BIG_FORMAT_RE = re.compile(r"%[-#0 +]*(\d{5,}|\*)|%[-#0 +]*\d*\.(\d{5,}|\*)")
 
 
+#: Compiled templates by (source, name, file name), shared by every environment of the
+#: process: they are all configured alike (``TemplateEnv``), so the same source always
+#: compiles to the same code.  A build in a long-lived process (watch, tests, a second
+#: build) compiles nothing it compiled before; a syntax error is never cached.
+_CODE: dict[tuple[str, str | None, str | None], Any] = {}
+_CODE_MAX = 8192
+
+
 class _Sandbox(ImmutableSandboxedEnvironment):
     template_class = _Template
     intercepted_binops = frozenset({"*", "**", "%"})
+
+    def compile(self, source: Any, name: str | None = None,  # type: ignore[override]
+                filename: str | None = None, raw: bool = False,
+                defer_init: bool = False) -> Any:
+        if raw or defer_init or not isinstance(source, str):
+            return super().compile(source, name, filename, raw, defer_init)
+        key = (source, name, filename)
+        code = _CODE.get(key)
+        if code is None:
+            code = super().compile(source, name, filename)
+            if len(_CODE) >= _CODE_MAX:
+                _CODE.clear()
+            _CODE[key] = code
+        return code
 
     def call_binop(self, context: Any, operator_: str, left: Any, right: Any) -> Any:
         if operator_ == "*":
