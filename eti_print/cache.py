@@ -40,6 +40,11 @@ renders from the same in-memory state and sends back its outputs and
 dependencies; the results are identical, only sooner.  Without ``os.fork``
 everything runs here.
 
+Entries are keyed by content, not by the pack's folder, so a copy of a
+pack reuses what the original rendered.  ``keep`` entries are kept per job
+and deck: one for ``watch``; ``pipeline.SHARED``, the cache every ``build``
+and ``validate`` of a process goes through, keeps a few, so that a process
+building several packs in turn (tests, scripts) renders each only once.
 Nothing is cached on disk; a new process starts cold.
 """
 
@@ -245,18 +250,22 @@ class CacheStats:
 class BuildCache:
     """Everything one process keeps between builds of one pack (see the module doc)."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(self, workers: int | None = None, keep: int = 1) -> None:
         #: Processes rendering at once (1: everything in this process).  By
         #: default two on a multi-core machine, but only while a core is idle
         #: (forked workers on a busy machine only add overhead).
         self.workers = workers if workers is not None else min(2, os.cpu_count() or 1)
         self._auto = workers is None
+        #: Entries kept per job and deck (and resource sets): 1 for watch (one pack);
+        #: more for a process that builds several packs in turn (``pipeline.SHARED``).
+        self.keep = max(1, keep)
         self._pending: dict[str, tuple[int, int]] = {}   # renderer -> (pid, pipe)
         self._ran_here: set[str] = set()
         self._resources_hit = False   # renderers whose lazy caches are warm here
-        self._resources: tuple[str, str, Any] | None = None   # (root, key, resources)
-        self._outputs: dict[str, _Entry] = {}
-        self._decks: dict[str, _Entry] = {}
+        self._resources: list[tuple[str, str, Any]] = []   # (root, key, resources)
+        self._outputs: dict[str, list[_Entry]] = {}
+        self._decks: dict[str, list[_Entry]] = {}
+        self._plans: dict[str, list[_Entry]] = {}
         self._drawn: dict[str, tuple[tuple, Any]] = {}
         self._classes: dict[type, type] = {}
         self._ctx: Any = None
@@ -270,12 +279,14 @@ class BuildCache:
         """``load()`` (fonts, art, templates, ...) unless no resource file changed."""
         key = files_hash(pack.root, RESOURCE_FOLDERS)
         root = str(pack.root)
-        if self._resources is not None and self._resources[:2] == (root, key):
-            self._resources_hit = True
-            return self._resources[2]
+        for n, found in enumerate(self._resources):
+            if found[:2] == (root, key):
+                self._resources.insert(0, self._resources.pop(n))
+                self._resources_hit = True
+                return found[2]
         self._resources_hit = False
         value = load()
-        self._resources = (root, key, value)
+        self._resources = [(root, key, value)] + self._resources[:self.keep - 1]
         return value
 
     # -- one build ---------------------------------------------------------
@@ -286,13 +297,12 @@ class BuildCache:
         self.stats = CacheStats(resources_reused=self._resources_hit)
         self._resources_hit = False
         root = ctx.pack.root
-        self._global = hashlib.sha256("\0".join((
-            str(root),
-            files_hash(root, ("pack.yaml", "cards/schemas") + RESOURCE_FOLDERS),
-        )).encode()).hexdigest()
+        # Content, not the folder: a copy of a pack reuses what the original rendered
+        # (nothing a renderer makes depends on where the pack is).
+        self._global = files_hash(root, ("pack.yaml", "cards/schemas") + RESOURCE_FOLDERS)
         if self._parallel():
             stale = [r for r in renderers
-                     if not self._fresh(self._outputs.get(_name(r)), self._output_key(ctx))]
+                     if self._find(self._outputs, _name(r), self._output_key(ctx)) is None]
             # Fork only renderers that have run here before: a child's lazily filled
             # caches (compiled templates, tinted art) die with it.
             forks = [r for r in stale[1:] if _name(r) in self._ran_here]
@@ -404,11 +414,22 @@ class BuildCache:
             object.__setattr__(db, "_eti_recorder", self._recorder)
         return dataclasses.replace(ctx, dataset=ds, model=db)
 
-    def _run(self, store: dict[str, _Entry], name: str, key: str,
+    def _find(self, store: dict[str, list[_Entry]], name: str, key: str) -> _Entry | None:
+        """The fresh entry for ``name`` and ``key``, made the most recent, or None."""
+        entries = store.get(name, [])
+        for n, entry in enumerate(entries):
+            if self._fresh(entry, key):
+                entries.insert(0, entries.pop(n))
+                return entry
+        return None
+
+    def _store(self, store: dict[str, list[_Entry]], name: str, entry: _Entry) -> None:
+        store[name] = [entry] + store.get(name, [])[:self.keep - 1]
+
+    def _run(self, store: dict[str, list[_Entry]], name: str, key: str,
              compute: Callable[[], Any]) -> tuple[Any, bool]:
-        entry = store.get(name)
-        if self._fresh(entry, key):
-            assert entry is not None
+        entry = self._find(store, name, key)
+        if entry is not None:
             self._recorder.replay(entry.deps)
             return entry.value, True
         deps: dict[tuple, str] = {}
@@ -418,12 +439,14 @@ class BuildCache:
         finally:
             self._recorder.stack.pop()
         self._recorder.replay(deps)
-        store[name] = _Entry(key, deps, value)
+        self._store(store, name, _Entry(key, deps, value))
         return value, False
 
     # -- outputs -------------------------------------------------------------
     def _output_key(self, ctx: Any) -> str:
-        return hashlib.sha256(f"{self._global}\0{ctx.options!r}".encode()).hexdigest()
+        # SOURCE_DATE_EPOCH sets the dates inside every PDF
+        epoch = os.environ.get("SOURCE_DATE_EPOCH", "")
+        return hashlib.sha256(f"{self._global}\0{ctx.options!r}\0{epoch}".encode()).hexdigest()
 
     def render(self, renderer: Callable[[Any, Any], list], ctx: Any, progress: Any) -> list:
         """``renderer(ctx, progress)``, or its outputs from the last build if still valid."""
@@ -436,7 +459,7 @@ class BuildCache:
             raise RuntimeError(f"{name} failed in a worker process: {payload[1]}\n{payload[2]}")
         if payload is not None:
             outputs, deps = payload[1], payload[2]
-            self._outputs[name] = _Entry(key, deps, outputs)
+            self._store(self._outputs, name, _Entry(key, deps, outputs))
             self._recorder.replay(deps)
             reused = False
         else:
@@ -446,6 +469,21 @@ class BuildCache:
         names = [o.name for o in outputs]
         (self.stats.outputs_reused if reused else self.stats.outputs_rendered).extend(names)
         return list(outputs)
+
+    def stale(self, job: Any, ctx: Any) -> bool:
+        """Must ``job`` run (no fresh outputs kept), here (not in a forked worker)?"""
+        name = _name(job)
+        return name not in self._pending and \
+            self._find(self._outputs, name, self._output_key(ctx)) is None
+
+    # -- plans (validate) --------------------------------------------------------
+    def plan(self, job: Any, ctx: Any) -> Any:
+        """``job.resolve(ctx)``, or the plan of an earlier validate if nothing it read
+        changed (a plan with problems is never kept: the problems are raised)."""
+        name = _name(job)
+        value, reused = self._run(self._plans, name, self._output_key(ctx),
+                                  lambda: job.resolve(self.tracked(ctx)))
+        return value
 
     # -- drawn files -----------------------------------------------------------
     def drawn(self, name: str, key: Any, inputs: tuple, draw: Callable[[], Any]) -> Any:
@@ -471,12 +509,9 @@ class BuildCache:
         """
         name = str(deck.get("id"))
         key = fingerprint((self._global, settings, dict(deck)))
-        entry = self._decks.get(name)
+        before = list(self._decks.get(name, []))
         value, reused = self._run(self._decks, name, key, resolve)
         if not reused and failed():
-            if entry is None:
-                self._decks.pop(name, None)
-            else:
-                self._decks[name] = entry
+            self._decks[name] = before
         (self.stats.decks_reused if reused else self.stats.decks_resolved).append(name)
         return value

@@ -21,6 +21,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .cache import BuildCache
 from .context import Context, Output, Progress
 from .dataset import Dataset, load_dataset, run_checks
 from .errors import InputError, Problem, combine
@@ -159,14 +160,23 @@ def jobs(ctx: Context) -> list[Job]:
 
 
 def resolve(ctx: Context) -> list[tuple[Job, Any]]:
-    """Every job's plan; raise every problem of every output together."""
+    """Every job's plan; raise every problem of every output together.  Through
+    ``ctx.cache`` a job's plan is reused while nothing it read changed."""
     plans: list[tuple[Job, Any]] = []
     problems: list[Problem] = []
-    for job in jobs(ctx):
-        try:
-            plans.append((job, job.resolve(ctx)))
-        except InputError as exc:
-            problems.extend(exc.problems)
+    cache = ctx.cache
+    if cache is not None:
+        cache.begin(ctx)
+    try:
+        for job in jobs(ctx):
+            try:
+                plans.append((job, cache.plan(job, ctx) if cache is not None
+                              else job.resolve(ctx)))
+            except InputError as exc:
+                problems.extend(exc.problems)
+    finally:
+        if cache is not None:
+            cache.end()
     if problems:
         raise InputError(combine(problems))
     return plans
@@ -190,6 +200,15 @@ def render(ctx: Context, progress: Progress = None) -> list[Output]:
     found = jobs(ctx)
     cache.begin(ctx, found)
     try:
+        # resolve every job that must run before drawing any: a failure draws nothing
+        for job in found:
+            if cache.stale(job, ctx):
+                try:
+                    cache.plan(job, ctx)
+                except InputError as exc:
+                    problems.extend(exc.problems)
+        if problems:
+            raise InputError(combine(problems))
         for job in found:
             try:
                 outputs.extend(cache.render(job, ctx, progress))
@@ -247,9 +266,15 @@ def _same_bytes(path: Path, data: bytes) -> bool:
 # The commands' entry points
 
 
-def validate(pack_arg: str | None) -> str:
+#: The cache every ``build`` and ``validate`` of this process goes through: a
+#: process that builds a pack again, or a copy of it (tests, scripts), renders
+#: only what changed.  A command-line run is one build, which it does not slow.
+SHARED = BuildCache(workers=1, keep=4)
+
+
+def validate(pack_arg: str | None, cache: BuildCache | None = SHARED) -> str:
     """load + check + resolve (no drawing); a one-line summary, or every problem."""
-    ctx = load_checked(pack_arg, PrintOptions())
+    ctx = load_checked(pack_arg, PrintOptions(), cache)
     plans = resolve(ctx)
     ds, game = ctx.dataset, ctx.game
     resolved = {d.id: len(d.cards) for job, plan in plans if job.key == "decks"
@@ -267,11 +292,11 @@ def validate(pack_arg: str | None) -> str:
 
 
 def build(pack_arg: str | None, out_dir: Path, options: PrintOptions,
-          progress: Progress = None) -> str:
+          progress: Progress = None, cache: BuildCache | None = SHARED) -> str:
     """Build every output of a pack; return a short report."""
     started = time.perf_counter()
     source_date_epoch()  # reportlab reads it too, and would crash on a bad value
-    ctx = load_checked(pack_arg, options)
+    ctx = load_checked(pack_arg, options, cache)
     outputs = render(ctx, progress)
     written = write(out_dir, ctx, outputs)
     seconds = time.perf_counter() - started

@@ -48,8 +48,10 @@ class Job:
         return self.module.draw(ctx, plan, progress)
 
     def __call__(self, ctx: Context, progress: Progress = None) -> list[Output]:
-        """Resolve and draw (what the build cache reuses as one unit)."""
-        return self.draw(ctx, self.resolve(ctx), progress)
+        """Resolve and draw (what the build cache reuses as one unit); through the
+        cache, the plan of an earlier run is reused while nothing it read changed."""
+        plan = ctx.cache.plan(self, ctx) if ctx.cache is not None else self.resolve(ctx)
+        return self.draw(ctx, plan, progress)
 
     def __repr__(self) -> str:
         return f"Job({self.key})"
