@@ -66,6 +66,19 @@ def bundled_pack(name: str) -> Path | None:
     return candidate if (candidate / "cards").is_dir() else None
 
 
+def shared_fonts_dir(root: Path) -> Path | None:
+    """Where a bundled pack of an installed wheel finds the fonts it names but does
+    not hold: the E.T.I. pack's ``fonts/``.  The wheel holds each font file once
+    (pyproject.toml leaves the copies in the other packs' ``fonts/`` out); any
+    other pack has only its own fonts (None)."""
+    if not _installed():
+        return None
+    base = (_PACKAGE_DIR / "packs").resolve()
+    if root.resolve().parent != base:
+        return None
+    return (_PACKAGE_DIR / "_pack" / "fonts").resolve()
+
+
 def find_pack(start: str | os.PathLike[str] | None = None) -> Path | None:
     """The nearest folder holding a ``pack.yaml``: ``start`` (default: the working
     folder) or the first folder above it that has one, as git finds its repository;
@@ -155,6 +168,11 @@ class Pack:
     @property
     def fonts_dir(self) -> Path:
         return self.root / "fonts"
+
+    @property
+    def shared_fonts_dir(self) -> Path | None:
+        """Where fonts this pack names but does not hold are found, if anywhere."""
+        return shared_fonts_dir(self.root)
 
     def display(self, path: Path) -> str:
         """A path as shown in messages: relative to the pack, POSIX style."""
