@@ -17,7 +17,19 @@ from .errors import EtiError, InputError, UsageError
 from .pack import choose_pack, pack_help
 
 
+class _Formatter(argparse.HelpFormatter):
+    """Help wrapped at spaces only: a pack name (``mad-scientists``) stays whole."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str):  # type: ignore[override]
         raise UsageError(message)
 

@@ -166,11 +166,13 @@ def test_eti_is_a_bundled_pack_name(tmp_path, monkeypatch):
 
 
 def test_help_names_the_bundled_packs(monkeypatch, capsys):
-    monkeypatch.setenv("COLUMNS", "400")
+    monkeypatch.setenv("COLUMNS", "60")
     for command in (["build"], ["validate"], ["watch"], ["export", "pdf"], ["balance"]):
         with pytest.raises(SystemExit) as info:
             main([*command, "--help"])
         assert info.value.code == 0
         out = capsys.readouterr().out
+        assert "mad-scientists" in out, command          # not broken at its hyphen
+        out = " ".join(out.split())
         assert "bundled pack's name (eti, mad-scientists, sci-tech)" in out, command
         assert "nearest pack.yaml in the working folder or above it" in out, command
