@@ -14,9 +14,22 @@ from pathlib import Path
 
 from . import __version__
 from .errors import EtiError, InputError, UsageError
+from .pack import choose_pack, pack_help
+
+
+class _Formatter(argparse.HelpFormatter):
+    """Help wrapped at spaces only: a pack name (``mad-scientists``) stays whole."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        import textwrap
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
 
 
 class _Parser(argparse.ArgumentParser):
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
     def error(self, message: str):  # type: ignore[override]
         raise UsageError(message)
 
@@ -129,6 +142,14 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _choose_pack(args: argparse.Namespace) -> None:
+    """No PACK given: the pack the working folder is in, else (saying so) E.T.I."""
+    choice = choose_pack(args.pack)
+    args.pack = choice.where
+    if choice.notice and not getattr(args, "quiet", False):
+        print(f"eti-print: {choice.notice}", file=sys.stderr, flush=True)
+
+
 def _progress(message: str) -> None:
     print(message, file=sys.stderr, flush=True)
 
@@ -154,16 +175,16 @@ def make_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("validate", help="check a pack's data and print a summary")
-    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
     p.set_defaults(handler=_cmd_validate)
 
     p = sub.add_parser("schema", help="describe every field of the data files")
     p.add_argument("kind", nargs="?", help="one data file kind, e.g. projects")
-    p.add_argument("--pack", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("--pack", metavar="PACK", help=pack_help())
     p.set_defaults(handler=_cmd_schema)
 
     p = sub.add_parser("build", help="render every PDF of a pack into the output folder")
-    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
     p.add_argument("--quiet", action="store_true", help="print nothing on success")
     p.add_argument("--booklet", action="store_true",
@@ -186,7 +207,7 @@ def make_parser() -> argparse.ArgumentParser:
                         "png: every card side at 300 dpi with 1/8 in bleed; "
                         "tts: Tabletop Simulator deck sheets and a saved object; "
                         "data: every list data file as a spreadsheet")
-    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
     p.add_argument("--out", default="output",
                    help="output folder; files go to its pdf/, png/, tts/ or data/ "
                         "(default: ./output)")
@@ -205,12 +226,12 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--into", required=True, metavar="cards/NAME.yaml",
                    help="the data file whose list the rows replace (comments, key order and "
                         "unchanged rows are kept)")
-    p.add_argument("--pack", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("--pack", metavar="PACK", help=pack_help())
     p.set_defaults(handler=_cmd_import)
 
     p = sub.add_parser("watch", help="rebuild on every save of data, layouts, templates, "
                                      "fonts or art")
-    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
     p.add_argument("--quiet", action="store_true", help="print only problems")
     p.add_argument("--booklet", action="store_true",
@@ -238,6 +259,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2
+        if hasattr(args, "pack"):
+            _choose_pack(args)
         return args.handler(args)
     except UsageError as exc:
         if debug:

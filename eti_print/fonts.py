@@ -1,5 +1,8 @@
 """Fonts: registered from the pack's ``fonts/`` folder only, embedded and subset.
 
+(A bundled pack of an installed wheel finds the fonts it shares with the E.T.I.
+pack in that pack's ``fonts/``: the wheel holds each font file once.)
+
 ``fonts/fonts.yaml`` maps role names (``body``, ``title``...) to TTF files.
 Registration happens once per file; reportlab embeds a subset of every TTF it
 draws with, so no PDF depends on a system font.
@@ -87,6 +90,15 @@ def missing_glyphs(font_name: str, text: str) -> set[str]:
     return {ch for ch in text if ord(ch) not in have and ch not in "\n\r\t\u00ad"}
 
 
+def _font_file(pack: Pack, ref: str, shown: str, line: int | None, field: str) -> Path:
+    """The file a ``fonts.yaml`` entry names: in the pack's ``fonts/``, or, for a
+    bundled pack of an installed wheel that leaves it out, in the one shared copy."""
+    shared = pack.shared_fonts_dir
+    if shared is not None and not (pack.fonts_dir / ref).exists() and (shared / ref).is_file():
+        return confine(shared, ref, where=shown, line=line, field=field)
+    return confine(pack.root, ref, "fonts", where=shown, line=line, field=field)
+
+
 def load_fonts(pack: Pack) -> FontSet:
     """Register every font role of ``pack`` and return them."""
     config = pack.fonts_dir / "fonts.yaml"
@@ -109,8 +121,7 @@ def load_fonts(pack: Pack) -> FontSet:
                 continue
             line, _ = doc.where(("fonts", role, face))
             try:
-                path = confine(pack.root, str(ref), "fonts", where=shown, line=line,
-                               field=f"fonts.{role}.{face}")
+                path = _font_file(pack, str(ref), shown, line, f"fonts.{role}.{face}")
                 names[face] = _register_file(path, pack.display(path))
             except InputError as exc:
                 problems.extend(exc.problems)

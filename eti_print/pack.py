@@ -1,13 +1,20 @@
 """Where a pack lives, and the one gate every file reference goes through.
 
-A pack is a folder holding ``cards/`` (data and schemas), ``templates/``
-(layouts, sheet settings, art, text templates) and ``fonts/``.  The shipped
-E.T.I. pack is the repository's top level in a checkout and ``eti_print/_pack``
-in an installed wheel.
+A pack is a folder holding ``pack.yaml``, ``cards/`` (data and schemas),
+``templates/`` (layouts, sheet settings, art, text templates) and ``fonts/``.
+The shipped E.T.I. pack is the repository's top level in a checkout and
+``eti_print/_pack`` in an installed wheel; the other bundled packs are
+``packs/NAME`` in a checkout and ``eti_print/packs/NAME`` in a wheel.
+
+A command given no pack works on the pack it stands in: the nearest folder
+holding a ``pack.yaml``, the working folder or one above it (``find_pack``,
+``choose_pack``), the way git finds its repository; only where there is none
+does it fall back to the bundled E.T.I. pack.
 """
 
 from __future__ import annotations
 
+import difflib
 import os
 import re
 from dataclasses import dataclass
@@ -18,20 +25,115 @@ from .errors import fail
 _PACKAGE_DIR = Path(__file__).resolve().parent
 
 
+#: The bundled E.T.I. pack's name (``eti-print build eti``).
+ETI = "eti"
+
+
+def _installed() -> bool:
+    """Whether this is an installed wheel (the packs inside the package)."""
+    return (_PACKAGE_DIR / "_pack" / "cards").is_dir()
+
+
 def default_pack_root() -> Path:
     """The shipped E.T.I. pack: inside the installed package, else the checkout."""
-    installed = _PACKAGE_DIR / "_pack"
-    if (installed / "cards").is_dir():
-        return installed
+    if _installed():
+        return _PACKAGE_DIR / "_pack"
     return _PACKAGE_DIR.parent
 
 
+def _bundled_base() -> Path:
+    """The folder of the bundled packs other than E.T.I."""
+    return _PACKAGE_DIR / "packs" if _installed() else _PACKAGE_DIR.parent / "packs"
+
+
+def bundled_names() -> list[str]:
+    """The names of the bundled packs, E.T.I. first: ``eti``, ``mad-scientists``, ..."""
+    base = _bundled_base()
+    try:
+        found = sorted(p.name for p in base.iterdir() if (p / "cards").is_dir())
+    except OSError:
+        found = []
+    return [ETI] + [name for name in found if name != ETI]
+
+
 def bundled_pack(name: str) -> Path | None:
-    """A pack shipped with eti-print by name (``sci-tech``), if there is one."""
-    for base in (_PACKAGE_DIR / "packs", _PACKAGE_DIR.parent / "packs"):
-        if (base / name / "cards").is_dir():
-            return base / name
+    """A pack shipped with eti-print by name (``eti``, ``sci-tech``), if there is one."""
+    if name == ETI:
+        return default_pack_root()
+    if name in (".", "..") or "/" in name or os.sep in name:
+        return None
+    candidate = _bundled_base() / name
+    return candidate if (candidate / "cards").is_dir() else None
+
+
+def shared_fonts_dir(root: Path) -> Path | None:
+    """Where a bundled pack of an installed wheel finds the fonts it names but does
+    not hold: the E.T.I. pack's ``fonts/``.  The wheel holds each font file once
+    (pyproject.toml leaves the copies in the other packs' ``fonts/`` out); any
+    other pack has only its own fonts (None)."""
+    if not _installed():
+        return None
+    base = (_PACKAGE_DIR / "packs").resolve()
+    if root.resolve().parent != base:
+        return None
+    return (_PACKAGE_DIR / "_pack" / "fonts").resolve()
+
+
+def find_pack(start: str | os.PathLike[str] | None = None) -> Path | None:
+    """The nearest folder holding a ``pack.yaml``: ``start`` (default: the working
+    folder) or the first folder above it that has one, as git finds its repository;
+    None where there is none."""
+    try:
+        here = Path(os.getcwd() if start is None else start).absolute()
+    except OSError:              # the working folder is gone
+        return None
+    for folder in (here, *here.parents):
+        try:
+            if (folder / "pack.yaml").is_file():
+                return folder
+        except OSError:          # a folder we may not look into: keep climbing
+            continue
     return None
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The pack a command works on (``where``, as ``Pack.open`` takes it) and, when it
+    is the bundled E.T.I. pack for want of a ``pack.yaml``, the one line that says so."""
+
+    where: str | None
+    notice: str | None = None
+
+
+def choose_pack(where: str | os.PathLike[str] | None,
+                start: str | os.PathLike[str] | None = None) -> Choice:
+    """``where`` if given; else the pack the working folder (``start``) is in; else
+    the bundled E.T.I. pack, with a notice."""
+    if where is not None:
+        return Choice(str(where))
+    found = find_pack(start)
+    if found is not None:
+        return Choice(str(found))
+    return Choice(None, f"no pack.yaml here or above; using the bundled E.T.I. pack at "
+                        f"{default_pack_root().resolve()}")
+
+
+def pack_help(what: str = "pack folder") -> str:
+    """The help text of a command's PACK argument."""
+    return (f"{what}, or a bundled pack's name ({', '.join(bundled_names())}); default: "
+            f"the nearest pack.yaml in the working folder or above it, else the bundled "
+            f"E.T.I. pack")
+
+
+def _not_found(where: str | os.PathLike[str], path: Path) -> Exception:
+    names = bundled_names()
+    if not path.is_absolute() and len(path.parts) == 1:
+        near = difflib.get_close_matches(str(path), names, n=1)
+        if near:
+            return fail(f"no pack {str(where)!r} (did you mean {near[0]}?)")
+    return fail(f"pack folder not found: {where}",
+                hint="give a folder that holds a cards/ folder, or a bundled pack: "
+                     + ", ".join(names))
 
 
 @dataclass(frozen=True)
@@ -50,8 +152,7 @@ class Pack:
             if shipped is not None:
                 path = shipped
         if not path.is_dir():
-            raise fail(f"pack folder not found: {where}",
-                       hint="give a folder that holds a cards/ folder")
+            raise _not_found(where, path)
         if not (path / "cards").is_dir():
             raise fail(f"not a pack: {where} has no cards/ folder", path=str(where))
         return cls(path.resolve())
@@ -67,6 +168,11 @@ class Pack:
     @property
     def fonts_dir(self) -> Path:
         return self.root / "fonts"
+
+    @property
+    def shared_fonts_dir(self) -> Path | None:
+        """Where fonts this pack names but does not hold are found, if anywhere."""
+        return shared_fonts_dir(self.root)
 
     def display(self, path: Path) -> str:
         """A path as shown in messages: relative to the pack, POSIX style."""

@@ -73,3 +73,106 @@ def test_python_dash_m_runs_the_cli():
     done = subprocess.run([sys.executable, "-m", "eti_print", "validate", "sci-tech"],
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "Sci-Tech" in done.stdout and "OK" in done.stdout
+
+
+# ---------------------------------------------------------------------------
+# No PACK argument: the pack you stand in (the nearest pack.yaml), else E.T.I.
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def _sci_tech(dest: Path) -> Path:
+    import shutil
+    shutil.copytree(REPO / "packs" / "sci-tech", dest)
+    return dest
+
+
+def test_find_pack_takes_the_nearest_pack_yaml_here_or_above(tmp_path):
+    from eti_print.pack import find_pack
+    outer = tmp_path / "outer"
+    inner = outer / "packs" / "inner"
+    deep = inner / "cards" / "schemas"
+    deep.mkdir(parents=True)
+    (outer / "pack.yaml").write_text("title: outer\n")
+    assert find_pack(deep) == outer and find_pack(outer) == outer
+    (inner / "pack.yaml").write_text("title: inner\n")
+    assert find_pack(deep) == inner and find_pack(outer / "packs") == outer
+    assert find_pack(tmp_path) is None
+
+
+def test_commands_without_a_pack_use_the_pack_they_stand_in(tmp_path, monkeypatch, capsys):
+    from pdfcheck import pdf_text
+    pack = _sci_tech(tmp_path / "st")
+    edit(pack / "cards/fields.yaml", "name: Flare", "name: Flair")
+    monkeypatch.chdir(pack / "cards" / "schemas")
+    assert main(["validate"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.startswith("Sci-Tech") and captured.err == ""
+    assert main(["build", "--quiet", "--out", str(tmp_path / "out")]) == 0
+    assert capsys.readouterr().err == ""
+    text = pdf_text(tmp_path / "out" / "sci-tech-markers.pdf")
+    assert "FLAIR SCI-TECH" in text and "FLARE SCI-TECH" not in text
+    assert main(["schema", "fields"]) == 0
+    assert "fields.yaml" in capsys.readouterr().out
+    # a game command works on that pack too, and refuses it: it is not an E.T.I. pack
+    assert main(["score", "10"]) == 2
+    assert f"the pack {pack.resolve()} has no game" in capsys.readouterr().err
+
+
+def test_watch_watches_the_pack_it_builds(tmp_path, monkeypatch, capsys):
+    import eti_print.watch
+    pack = _sci_tech(tmp_path / "st")
+    seen = []
+    monkeypatch.setattr(eti_print.watch, "watch", lambda where, *a, **k: seen.append(where))
+    monkeypatch.chdir(pack / "templates")
+    assert main(["watch", "--out", str(tmp_path / "out")]) == 0
+    assert [Path(p).resolve() for p in seen] == [pack.resolve()]
+    assert capsys.readouterr().out.startswith(f"watching {pack.resolve()} ")
+
+
+def test_no_pack_yaml_anywhere_uses_eti_and_says_so_in_one_line(tmp_path, monkeypatch, capsys):
+    from eti_print.pack import default_pack_root, find_pack
+    assert find_pack(tmp_path) is None, "a pack.yaml above the test's temporary folder"
+    monkeypatch.chdir(tmp_path)
+    notice = (f"eti-print: no pack.yaml here or above; using the bundled E.T.I. pack at "
+              f"{default_pack_root().resolve()}")
+    assert main(["schema", "events"]) == 0
+    captured = capsys.readouterr()
+    assert "events.yaml" in captured.out and captured.err.splitlines() == [notice]
+    # --quiet keeps it quiet
+    assert main(["export", "data", "--quiet", "--out", str(tmp_path / "out")]) == 0
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "out" / "data" / "events.csv").is_file()
+
+
+def test_a_misspelt_pack_name_suggests_the_nearest_bundled_pack(tmp_path, monkeypatch, capsys):
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "sci-tek", "--out", str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert err.splitlines()[0] == "no pack 'sci-tek' (did you mean sci-tech?)"
+    assert "Traceback" not in err and not (tmp_path / "out").exists()
+    assert main(["validate", "mad-scientist"]) == 1
+    assert "(did you mean mad-scientists?)" in capsys.readouterr().err
+    assert main(["validate", "zzzzzz"]) == 1
+    err = capsys.readouterr().err
+    assert "pack folder not found: zzzzzz" in err and "eti, mad-scientists, sci-tech" in err
+
+
+def test_eti_is_a_bundled_pack_name(tmp_path, monkeypatch):
+    from eti_print.pack import Pack, bundled_names, default_pack_root
+    monkeypatch.chdir(tmp_path)
+    assert bundled_names() == ["eti", "mad-scientists", "sci-tech"]
+    assert Pack.open("eti").root == default_pack_root().resolve()
+
+
+def test_help_names_the_bundled_packs(monkeypatch, capsys):
+    monkeypatch.setenv("COLUMNS", "60")
+    for command in (["build"], ["validate"], ["watch"], ["export", "pdf"], ["balance"]):
+        with pytest.raises(SystemExit) as info:
+            main([*command, "--help"])
+        assert info.value.code == 0
+        out = capsys.readouterr().out
+        assert "mad-scientists" in out, command          # not broken at its hyphen
+        out = " ".join(out.split())
+        assert "bundled pack's name (eti, mad-scientists, sci-tech)" in out, command
+        assert "nearest pack.yaml in the working folder or above it" in out, command

@@ -421,3 +421,112 @@ def test_board_errors_are_located_in_pack_yaml(tmp_path, capsys):
     edit(pack / "pack.yaml", "width: 6in", "width: 6 inches")
     lines = _cli_error(["build", str(pack), "--out", str(tmp_path / "out")], capsys)
     assert lines[0].startswith(f"pack.yaml:{line_of(pack / 'pack.yaml', '6 inches')}:")
+
+
+# ---------------------------------------------------------------------------
+# The wheel: what `pip install .` puts on a machine, and what it then builds
+
+
+def _pip(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pip", "--disable-pip-version-check", *args],
+                          capture_output=True, text=True, timeout=600, cwd=cwd)
+
+
+@pytest.fixture(scope="module")
+def wheel(shared_folder) -> Path:
+    """The project's wheel, built by pip once per session (offline: the build backend
+    from the local index, or the one installed here)."""
+    import importlib.util
+
+    def make(folder: Path) -> None:
+        isolation = [] if importlib.util.find_spec("hatchling") is None \
+            else ["--no-build-isolation"]
+        done = _pip("wheel", "--no-deps", "-q", *isolation, "-w", str(folder), str(REPO))
+        if done.returncode != 0:
+            if "hatchling" in done.stderr and "No matching distribution" in done.stderr:
+                pytest.skip("the build backend (hatchling) is not available")
+            raise AssertionError(f"pip wheel failed:\n{done.stderr}")
+
+    [found] = shared_folder("wheel", make).glob("eti_print-*.whl")
+    return found
+
+
+@pytest.fixture(scope="module")
+def site(wheel, shared_folder) -> Path:
+    """The wheel installed, non-editable, into a folder of its own (``pip --target``)."""
+    def make(folder: Path) -> None:
+        done = _pip("install", "--no-deps", "--no-index", "-q", "--target", str(folder),
+                    str(wheel))
+        assert done.returncode == 0, done.stderr
+    return shared_folder("site", make)
+
+
+def _installed(site: Path, *args: str, cwd: Path) -> subprocess.CompletedProcess:
+    """``python ARGS`` with the installed copy first on the path (before the checkout)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    env["PYTHONPATH"] = str(site)
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=cwd,
+                          env=env, timeout=300)
+
+
+def test_the_wheel_holds_each_font_once_and_the_licence(wheel):
+    import zipfile
+    with zipfile.ZipFile(wheel) as whl:
+        names = whl.namelist()
+        fonts: dict[str, list[str]] = {}
+        for name in names:
+            if name.lower().endswith((".ttf", ".otf")):
+                fonts.setdefault(hashlib.sha256(whl.read(name)).hexdigest(), []).append(name)
+    twice = [found for found in fonts.values() if len(found) > 1]
+    assert not twice, twice
+    assert len(fonts) == len(list((REPO / "fonts").glob("*.ttf")))
+    dist_info = {n for n in names if n.split("/")[0].endswith(".dist-info")}
+    assert any(n.endswith("/LICENSE") for n in dist_info), sorted(dist_info)
+    # the packs are there, their fonts' licences beside them; nothing built came along
+    for name in ("eti_print/_pack/pack.yaml", "eti_print/_pack/fonts/fonts.yaml",
+                 "eti_print/packs/sci-tech/pack.yaml",
+                 "eti_print/packs/mad-scientists/fonts/RoutedGothic-LICENSE-OFL.txt"):
+        assert name in names
+    assert not [n for n in names if "/output/" in n or n.endswith(".pyc")]
+    [metadata] = [n for n in dist_info if n.endswith("/METADATA")]
+    with zipfile.ZipFile(wheel) as whl:
+        meta = whl.read(metadata).decode()
+    for line in ("Project-URL: Homepage, https://github.com/eti-print/eti-print",
+                 "Project-URL: Issues, https://github.com/eti-print/eti-print/issues",
+                 "Classifier: License :: OSI Approved :: MIT License",
+                 "Classifier: Topic :: Games/Entertainment :: Board Games"):
+        assert line in meta.splitlines(), line
+
+
+def test_an_installed_eti_print_builds_the_pack_it_stands_in(site, tmp_path):
+    """After a non-editable install, a build in an edited copy of the checkout prints
+    the edited card, not the copy installed beside the package."""
+    from conftest import copy_pack
+    pack = copy_pack(tmp_path / "my-eti", REPO)
+    edit(pack / "cards/events.yaml", "title: Laboratory Fire", "title: Laboratory Flood")
+    (pack / "cards/deep").mkdir()
+    out = tmp_path / "out"
+    done = _installed(site, "-m", "eti_print", "build", "--quiet", "--out", str(out),
+                      cwd=pack / "cards" / "deep")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == "" and done.stdout == ""
+    text = pdf_text(out / "eti-cards.pdf")
+    assert "Laboratory Flood" in text and "Laboratory Fire" not in text
+
+
+def test_an_installed_eti_print_has_every_bundled_pack_and_its_fonts(site, tmp_path):
+    script = ("import sys, eti_print\n"
+              "from eti_print.cli import main\n"
+              "print(eti_print.__file__)\n"
+              "sys.exit(main(['validate', 'sci-tech']) or main(['validate', 'mad-scientists'])"
+              " or main(['schema', 'events']))\n")
+    done = _installed(site, "-c", script, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert Path(lines[0]).resolve() == (site / "eti_print" / "__init__.py").resolve()
+    assert any(line.startswith("Sci-Tech") and ": OK" in line for line in lines)
+    assert any(line.startswith("Mad Scientists") and ": OK" in line for line in lines)
+    # no pack.yaml in tmp_path or above it: the installed E.T.I. pack, said in one line
+    assert done.stderr.splitlines() == [
+        f"eti-print: no pack.yaml here or above; using the bundled E.T.I. pack at "
+        f"{(site / 'eti_print' / '_pack').resolve()}"]

@@ -18,12 +18,13 @@ from pathlib import Path
 from typing import Any
 
 from ...errors import UsageError
+from ...pack import pack_help
 from . import engine
 
 CARD_HELP = ("research cards in data-port order: numbers (50), the multipliers of the pack's "
              "research deck (x0, x2, x3 in E.T.I.) and its threats by id or name (spy, "
              "data-virus, 'Data Virus')")
-PACK_HELP = "pack folder whose cards and rules to use (default: the shipped E.T.I. pack)"
+PACK_HELP = pack_help("pack folder whose cards and rules to use")
 DEFAULT_SEED = 1965
 DEFAULT_TRIALS = 1000
 
@@ -42,7 +43,7 @@ def add_commands(game: Any, subparsers: Any) -> None:
     p.add_argument("--swaps", type=int, metavar="N",
                    help="find the best order within N adjacent swaps")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--pack", metavar="DIR", help=PACK_HELP)
+    p.add_argument("--pack", metavar="PACK", help=PACK_HELP)
 
     p = game.command(
         subparsers, "attack", run_attack, help="total an endgame attack against one company",
@@ -58,14 +59,14 @@ def add_commands(game: Any, subparsers: Any) -> None:
     p.add_argument("--brutality", type=int, default=0, metavar="N",
                    help="base attack from the alien's brutality (default 0)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
-    p.add_argument("--pack", metavar="DIR", help=PACK_HELP)
+    p.add_argument("--pack", metavar="PACK", help=PACK_HELP)
 
     p = game.command(
         subparsers, "balance", run_balance,
         help="write a Monte Carlo balance report (eti-balance.pdf)",
         description="Simulate random research queues and project claims from a pack's data "
                     "and write <out>/eti-balance.pdf.")
-    p.add_argument("pack", nargs="?", help="pack folder (default: the shipped E.T.I. pack)")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=PACK_HELP)
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED,
                    help=f"random seed (default {DEFAULT_SEED})")
