@@ -206,3 +206,10 @@ def test_a_pack_build_gives_art_the_pack_fonts():
     from eti_print.pipeline import load
     ctx = load(None, PrintOptions())
     assert "Open Sans" in ctx.art.fonts and "body" in ctx.art.fonts
+
+
+def test_a_tinted_gradient_takes_the_colour_everywhere(gradient_lib):
+    pdf, _ = art_pdf(gradient_lib, "linear", (0, 0, 100, 20), (100, 20), color="#00A000")
+    image = rasterise(pdf, scale=1)
+    for x in (3, 50, 96):
+        assert near(image.getpixel((x, 10)), (0, 160, 0), 10), image.getpixel((x, 10))

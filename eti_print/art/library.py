@@ -28,6 +28,9 @@ def _recolour(drawing: Drawing, colour: colors.Color) -> None:
     for shape in _walk(drawing):
         if isinstance(shape, (Drawing, Group)):
             continue
+        stops = getattr(shape, "_rl_colors", None)     # a gradient: every stop
+        if stops is not None:
+            shape._rl_colors = [colour] * len(stops)
         for attr in ("fillColor", "strokeColor"):
             if getattr(shape, attr, None) is not None:
                 setattr(shape, attr, colour)
