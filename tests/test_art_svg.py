@@ -109,6 +109,47 @@ def test_a_transformed_shape_carries_its_gradient_along(gradient_lib):
     assert near(image.getpixel((195, y)), BLUE), image.getpixel((195, y))
 
 
+# Inkscape keeps a gradient's geometry and turns it with gradientTransform; a
+# radial gradient in a wide box is an ellipse filling it.
+TURNED = f"""<svg {SVG} width="40" height="40" viewBox="0 0 20 20">
+  <defs>
+    <linearGradient id="stops"><stop offset="0" stop-color="#ff0000"/>
+      <stop offset="1" stop-color="#0000ff"/></linearGradient>
+    <linearGradient id="down" xlink:href="#stops" x1="0" y1="0" x2="20" y2="0"
+                    gradientUnits="userSpaceOnUse" gradientTransform="rotate(90)"/>
+  </defs>
+  <rect width="20" height="20" fill="url(#down)"/>
+</svg>
+"""
+
+WIDE = f"""<svg {SVG} width="200" height="40" viewBox="0 0 200 40">
+  <defs><radialGradient id="oval"><stop offset="0" stop-color="#ff0000"/>
+    <stop offset="1" stop-color="#0000ff"/></radialGradient></defs>
+  <rect width="200" height="40" fill="url(#oval)"/>
+</svg>
+"""
+
+
+def test_gradient_transform_turns_the_gradient(tmp_path):
+    lib = ArtLibrary(art_pack(tmp_path, {"turned.svg": TURNED}))
+    pdf, _ = art_pdf(lib, "turned", (0, 0, 40, 40), (40, 40))
+    image = rasterise(pdf, scale=2)                       # 80 x 80, y down as in SVG
+    assert near(image.getpixel((40, 3)), RED), image.getpixel((40, 3))
+    assert near(image.getpixel((40, 76)), BLUE), image.getpixel((40, 76))
+    assert near(image.getpixel((3, 40)), image.getpixel((76, 40)), 8)   # level across
+
+
+def test_a_radial_gradient_in_a_wide_box_is_an_ellipse(tmp_path):
+    lib = ArtLibrary(art_pack(tmp_path, {"wide.svg": WIDE}))
+    pdf, _ = art_pdf(lib, "wide", (0, 0, 200, 40), (200, 40))
+    image = rasterise(pdf, scale=1)
+    assert near(image.getpixel((100, 20)), RED), image.getpixel((100, 20))
+    for edge in ((100, 1), (2, 20), (197, 20)):           # the rim, all round
+        pixel = image.getpixel(edge)
+        assert pixel[2] > 200 and pixel[0] < 60, (edge, pixel)
+    assert dangling_resources(pdf) == []
+
+
 GRADIENT = ('<defs><linearGradient id="g"><stop offset="0" stop-color="#f00"/>'
             '<stop offset="1" stop-color="#00f"/></linearGradient>{extra}</defs>')
 
@@ -130,8 +171,8 @@ def svg_with(body: str, extra: str = "") -> bytes:
      '<stop offset="1" stop-color="#f00" stop-opacity="0"/></linearGradient>',
      "stop-opacity is 0: gradients are drawn opaque", "opaque stops"),
     ('<rect width="100" height="20" fill="url(#turned)"/>',
-     '<linearGradient id="turned" xlink:href="#g" gradientTransform="rotate(30)"/>',
-     "has a gradientTransform", "end points"),
+     '<linearGradient id="turned" xlink:href="#g" gradientTransform="rotate(30"/>',
+     "gradientTransform 'rotate(30' is not a transform list", "matrix(a,b,c,d,e,f)"),
     ('<rect width="100" height="20" fill="url(#rep)"/>',
      '<linearGradient id="rep" xlink:href="#g" spreadMethod="repeat"/>',
      "spreadMethod 'repeat' is not drawn", "PNG"),

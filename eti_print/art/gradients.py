@@ -3,10 +3,11 @@
 svglib turns a ``fill="url(#id)"`` naming a linear or radial gradient into a
 clip of the shape and a PDF shading (``sh``).  What it cannot draw it leaves
 out without a word (a gradient stroke, a fallback colour, a missing
-gradient), draws wrongly (``gradientTransform``, a focal point, fading stops,
-``reflect``/``repeat``), or draws in the wrong place (a shape with its own
-``transform``).  :func:`check_paints` refuses the first two kinds with the
-line and a hint; :class:`Renderer` draws the third correctly.
+gradient), draws wrongly (a focal point, fading stops, ``reflect``/``repeat``,
+``gradientTransform``, a radial gradient in a wide box) or in the wrong place
+(a shape with its own ``transform``).  :func:`check_paints` refuses the first
+two kinds with the line and a hint; :class:`Renderer` draws the rest as SVG
+means them.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from collections.abc import Callable
 from typing import Any
 
 from lxml import etree
-from reportlab.graphics.shapes import Group
+from reportlab.graphics.shapes import Group, mmult
 from svglib.svglib import (
     LinearGradientShape,
     RadialGradientShape,
@@ -31,6 +32,10 @@ GRADIENTS = ("linearGradient", "radialGradient")
 _PAINT_URL_RE = re.compile(r"""url\(\s*(['"]?)#([^'"]+?)\1\s*\)\Z""")
 _CSS_PAINT_RE = re.compile(r"(?<![\w-])(fill|stroke)\s*:\s*([^;}]*)", re.IGNORECASE)
 _NUMBER_RE = re.compile(r"\s*([-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)\s*(%?)\s*\Z")
+_NUM = r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?"
+_TRANSFORM_RE = re.compile(
+    rf"\s*(?:(?:matrix|translate|scale|rotate|skewX|skewY)\s*\(\s*{_NUM}"
+    rf"(?:(?:\s*,\s*|\s+){_NUM})*\s*\)\s*,?\s*)*\Z")
 _OPAQUE_HINT = ("use opaque stops (to fade, blend towards the background colour), "
                 "or export the art as PNG")
 
@@ -160,10 +165,10 @@ def _check_gradient(gradient: etree._Element, ids: dict[str, etree._Element],
         raise error(f"{tag} spreadMethod {spread!r} is not drawn (only pad)", node,
                     hint="remove spreadMethod, or export the art as PNG")
     transform, node = _inherited(chain, "gradientTransform")
-    if transform is not None and transform.strip():
-        raise error(f"{tag} has a gradientTransform, which svglib ignores", node,
-                    hint="give the gradient its end points directly (x1/y1/x2/y2 or "
-                         "cx/cy/r), or export the art as PNG")
+    if transform is not None and not _TRANSFORM_RE.match(transform):
+        raise error(f"{tag} gradientTransform {transform!r} is not a transform list", node,
+                    hint="write it as SVG does: matrix(a,b,c,d,e,f), translate(x,y), "
+                         "scale(s), rotate(a), skewX(a), skewY(a)")
     if kind == "radialGradient":
         for focal, centre, default in (("fx", "cx", "50%"), ("fy", "cy", "50%")):
             f_value, f_node = _inherited(chain, focal)
@@ -174,21 +179,32 @@ def _check_gradient(gradient: etree._Element, ids: dict[str, etree._Element],
                             hint=f"remove {focal} (Inkscape: centre the gradient's focus)")
 
 
+IDENTITY = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
 class _LinearShade(LinearGradientShape):
+    """A linear gradient clipped to its shape, in its gradient space (``_matrix``)."""
+
+    _matrix = IDENTITY
+
     def drawDirectly(self, renderer: Any) -> None:
-        _shade(renderer._canvas, self._clip_shape, lambda c: c.linearGradient(
+        _shade(renderer._canvas, self._clip_shape, self._matrix, lambda c: c.linearGradient(
             self._x0, self._y0, self._x1, self._y1, self._rl_colors, self._positions,
             self._extend))
 
 
 class _RadialShade(RadialGradientShape):
+    """A radial gradient clipped to its shape, in its gradient space (``_matrix``)."""
+
+    _matrix = IDENTITY
+
     def drawDirectly(self, renderer: Any) -> None:
-        _shade(renderer._canvas, self._clip_shape, lambda c: c.radialGradient(
+        _shade(renderer._canvas, self._clip_shape, self._matrix, lambda c: c.radialGradient(
             self._cx, self._cy, self._r, self._rl_colors, self._positions, self._extend))
 
 
-def _shade(canvas: Any, shape: Any, paint: Callable[[Any], None]) -> None:
-    """Clip to ``shape`` with its own fill rule, painting nothing but the shading.
+def _shade(canvas: Any, shape: Any, matrix: tuple, paint: Callable[[Any], None]) -> None:
+    """Clip to ``shape`` with its own fill rule, then paint the shading in ``matrix``.
 
     (svglib fills the clip in the current colour first, black under every
     gradient, which shows at anti-aliased edges, and uses the even-odd rule.)
@@ -198,6 +214,8 @@ def _shade(canvas: Any, shape: Any, paint: Callable[[Any], None]) -> None:
         return
     canvas.saveState()
     canvas.clipPath(path, stroke=0, fill=0, fillMode=getattr(shape, "fillMode", None))
+    if tuple(matrix) != IDENTITY:
+        canvas.transform(*matrix)
     paint(canvas)
     canvas.restoreState()
 
@@ -213,30 +231,66 @@ def _parent_of(item: Any, shape: Any) -> tuple[Group, int] | None:
 
 
 class Renderer(SvgRenderer):
-    """svglib's renderer, its gradients drawn under the shape's own transform."""
+    """svglib's renderer with gradients drawn as SVG means them.
+
+    svglib maps a gradient's end points into the shape's bounding box and
+    draws the shading outside a transformed shape's group; here the shading
+    is drawn next to the shape, inside its group, in the gradient's own space:
+    the bounding box (``objectBoundingBox``) and ``gradientTransform`` as a
+    matrix, so a radial gradient in a wide box is an ellipse, as in a browser.
+    """
+
+    def renderGradient(self, node: Any) -> None:
+        super().renderGradient(node)
+        grad_def = self.gradient_defs.get(node.attrib.get("id", ""))
+        transform = node.attrib.get("gradientTransform")
+        if grad_def is not None and transform and transform.strip():
+            group = Group()
+            self.shape_converter.applyTransformOnGroup(transform, group)
+            grad_def["matrix"] = tuple(group.transform)    # inherited through href
 
     def _apply_gradient_fill(self, item: Any, grad_def: Any) -> Any:
         shape = _find_clip_shape(item)
-        where = _parent_of(item, shape) if shape is not None and shape is not item else None
+        if shape is None:
+            return item
+        if shape is item:
+            return _shaded(shape, grad_def)
+        where = _parent_of(item, shape)
         if where is None:
-            return _own_shades(super()._apply_gradient_fill(item, grad_def))
-        # svglib wraps a transformed shape in a transform group and would put the
-        # shading outside it: shade the shape inside its group instead.
+            return item
         parent, index = where
-        parent.contents[index] = _own_shades(super()._apply_gradient_fill(shape, grad_def))
+        parent.contents[index] = _shaded(shape, grad_def)
         return item
 
 
-_OWN = {LinearGradientShape: _LinearShade, RadialGradientShape: _RadialShade}
-
-
-def _own_shades(item: Any) -> Any:
-    """``item`` with svglib's gradient shapes (its direct children) replaced by ours."""
-    contents = getattr(item, "contents", None) or []
-    for index, child in enumerate(contents):
-        own = _OWN.get(type(child))
-        if own is not None:
-            shade = own.__new__(own)
-            shade.__dict__.update(child.__dict__)
-            contents[index] = shade
-    return item
+def _shaded(shape: Any, grad_def: Any) -> Any:
+    """A group of the gradient clipped to ``shape``, then ``shape`` (its stroke)."""
+    stops = grad_def.get("stops") or []
+    if not stops:
+        return shape
+    positions = [offset for offset, _ in stops]
+    colours = [colour for _, colour in stops]
+    extend = grad_def.get("spreadMethod", "pad") == "pad"
+    matrix = tuple(grad_def.get("matrix", IDENTITY))
+    if grad_def.get("gradientUnits", "objectBoundingBox") == "objectBoundingBox":
+        try:
+            x0, y0, x1, y1 = shape.getBounds()
+        except Exception:   # svglib's shapes on odd input: draw the shape unshaded
+            return shape
+        matrix = tuple(mmult((x1 - x0, 0, 0, y1 - y0, x0, y0), matrix))
+    a, b, c, d = matrix[:4]
+    if not abs(a * d - b * c) > 1e-12:
+        return shape        # a gradient space of no area paints nothing (SVG: none)
+    shade: LinearGradientShape | RadialGradientShape
+    if grad_def.get("type") == "linear":
+        shade = _LinearShade(shape, grad_def.get("x1", 0.0), grad_def.get("y1", 0.0),
+                             grad_def.get("x2", 1.0), grad_def.get("y2", 0.0),
+                             colours, positions, extend)
+    else:
+        shade = _RadialShade(shape, grad_def.get("cx", 0.5), grad_def.get("cy", 0.5),
+                             grad_def.get("r", 0.5), colours, positions, extend)
+    shade._matrix = matrix
+    group = Group()
+    group.add(shade)
+    group.add(shape)
+    return group
