@@ -167,3 +167,9 @@ def test_data_may_name_raster_art(pack_copy):
     found = [str(p) for p in run_checks(load_dataset(Pack.open(str(pack_copy)), checks=False))
              if "atlas-dynamics" in p.message]
     assert len(found) == 1 and "(templates/art/logo-atlas-dynamics.svg, .png or .jpg)" in found[0]
+
+
+def test_an_upper_case_file_name_gets_a_rename_hint(lib):
+    p = problem_of(lambda: lib.get("upper", where="layouts/card.yaml", line=3))
+    assert "unknown art id 'upper'" in p.message
+    assert p.hint == "rename Upper.png to upper.png (art file names are lowercase)"

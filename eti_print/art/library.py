@@ -77,6 +77,18 @@ class ArtLibrary:
             names.sort(key=lambda name: EXTENSIONS.index(name.rpartition(".")[2]))
         return found
 
+    def _miscased(self, art_id: str) -> str | None:
+        """An art file for ``art_id`` but for upper case in its name (``Logo.PNG``)."""
+        folder = self._dir()
+        if folder is None or not folder.is_dir():
+            return None
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                stem, dot, ext = entry.name.rpartition(".")
+                if dot and stem.lower() == art_id and ext.lower() in EXTENSIONS:
+                    return entry.name
+        return None
+
     def ids(self) -> list[str]:
         """Every art id available: the ``<id>.svg``/``.png``/``.jpg``/``.jpeg`` files."""
         return sorted(self._files())
@@ -106,6 +118,11 @@ class ArtLibrary:
             close = difflib.get_close_matches(art_id, sorted(known), n=3, cutoff=0.6)
             hint = ("did you mean " + ", ".join(close) + "?") if close else (
                 f"art ids are the .svg, .png and .jpg files in {self.art_dir}/")
+            miscased = self._miscased(art_id)
+            if miscased:
+                hint = (f"rename {miscased} to {miscased.rpartition('.')[0].lower()}."
+                        f"{miscased.rpartition('.')[2].lower()} (art file names are "
+                        "lowercase)")
             raise fail(f"unknown art id {art_id!r} (no {self.art_dir}/{art_id}.svg, .png "
                        "or .jpg)", path=where, line=line, field=field, hint=hint)
         shown_all = [f"{self.art_dir}/{name}" for name in names]
