@@ -173,3 +173,25 @@ def test_an_upper_case_file_name_gets_a_rename_hint(lib):
     p = problem_of(lambda: lib.get("upper", where="layouts/card.yaml", line=3))
     assert "unknown art id 'upper'" in p.message
     assert p.hint == "rename Upper.png to upper.png (art file names are lowercase)"
+
+
+def test_documents_draw_raster_art_and_refuse_to_recolour_it(lib):
+    from eti_print.fonts import load_fonts
+    from eti_print.pack import Pack
+    from eti_print.render.document import Theme, build, render
+    from eti_print.units import mm
+    fonts = load_fonts(Pack.open(None))
+    theme = Theme(page=(mm(148), mm(210)), margins=(mm(19), mm(14), mm(17), mm(14)),
+                  body=fonts["body"], heading=fonts["title"], label=fonts["label"])
+
+    def doc(body: str) -> str:
+        return f'<document title="T" header="H">\n{body}\n</document>'
+    p = problem_of(lambda: build(doc('<art name="banner" height="10mm" color="#FF0000"/>'),
+                                 theme, lib, where="templates/doc.j2"))
+    assert (p.path, p.line) == ("templates/doc.j2", 2)
+    assert "<art name='banner'> is a PNG image (templates/art/banner.png)" in p.message
+    result = render(doc('<art name="banner" height="10mm"/>'), theme, lib,
+                    where="templates/doc.j2")
+    assert result.pages == 1 and dangling_resources(result.data) == []
+    colours = [c for _, c in rasterise(result.data).getcolors(1 << 20)]
+    assert (255, 0, 0) in colours and (0, 0, 255) in colours         # both halves, as they are
