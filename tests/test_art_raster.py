@@ -195,3 +195,11 @@ def test_documents_draw_raster_art_and_refuse_to_recolour_it(lib):
     assert result.pages == 1 and dangling_resources(result.data) == []
     colours = [c for _, c in rasterise(result.data).getcolors(1 << 20)]
     assert (255, 0, 0) in colours and (0, 0, 255) in colours         # both halves, as they are
+
+
+def test_sixteen_bit_grey_png_keeps_its_tone(tmp_path):
+    buffer = io.BytesIO()
+    Image.new("I;16", (8, 8), 40000).save(buffer, "PNG")      # 61 % grey, 16 bits
+    lib = ArtLibrary(art_pack(tmp_path, {"grey.png": buffer.getvalue()}))
+    pdf, _ = art_pdf(lib, "grey", (0, 0, 20, 20), (20, 20))
+    assert near(rasterise(pdf).getpixel((10, 10)), (155, 155, 155), 6)

@@ -106,6 +106,7 @@ def designer_build(tmp_path_factory) -> Path:
         (art / f"{name}.{'png' if kind == 'PNG' else 'jpg'}").write_bytes(picture(kind))
     out = root / "out"
     build(str(pack), out, PrintOptions())
+    build(str(pack), out / "ink-saver", PrintOptions(ink_saver=True))
     return out
 
 
@@ -113,8 +114,8 @@ def designer_build(tmp_path_factory) -> Path:
 def test_designer_art_builds_without_dangling_resources(designer_build, tmp_path):
     pdfs = sorted(designer_build.glob("*.pdf"))
     assert [p.name for p in pdfs] == sorted(pdfs_of("sci-tech", "a4-long"))
-    for pdf in pdfs:
-        assert dangling_resources(pdf) == [], pdf.name
+    for pdf in pdfs + sorted((designer_build / "ink-saver").glob("*.pdf")):
+        assert dangling_resources(pdf) == [], pdf
         qpdf_check(pdf)
     markers = designer_build / "sci-tech-markers.pdf"
     image = rasterise(markers.read_bytes(), scale=2)
@@ -123,3 +124,12 @@ def test_designer_art_builds_without_dangling_resources(designer_build, tmp_path
     assert any(r > 200 and g < 60 and b < 60 for _, (r, g, b) in colours)      # the red end
     assert any(r < 60 and g < 60 and b > 200 for _, (r, g, b) in colours)      # the blue end
     assert any(r < 60 and 170 < g < 230 and b < 60 for _, (r, g, b) in colours)  # the pictures
+
+
+def test_ink_saver_draws_designer_art_as_it_is(designer_build):
+    # as SVG art without a colour: the pictures and gradients print unchanged
+    markers = designer_build / "ink-saver" / "sci-tech-markers-ink-saver.pdf"
+    colours = [c for _, c in rasterise(markers.read_bytes(), scale=2).getcolors(1 << 20)]
+    assert any(r > 200 and g < 60 and b < 60 for r, g, b in colours)
+    assert any(r < 60 and g < 60 and b > 200 for r, g, b in colours)
+    assert any(r < 60 and 170 < g < 230 and b < 60 for r, g, b in colours)

@@ -108,6 +108,9 @@ def load_raster(data: bytes, shown: str, ext: str) -> RasterArt:
     if orientation not in (None, 1):
         img = ImageOps.exif_transpose(img)   # a camera's rotation, applied
         passthrough = False
+    if img.mode in ("I", "I;16", "I;16B", "I;16L", "I;16N", "F"):
+        # 16-bit and 32-bit grey: scale to 8 bits (converting would clip to white)
+        img = img.convert("I").point(lambda v: v * (1 / 257)).convert("L")
     if not passthrough:
         has_alpha = img.mode in ("RGBA", "LA", "PA") or "transparency" in img.info
         img = img.convert("RGBA" if has_alpha else "RGB")
