@@ -203,3 +203,17 @@ def test_sixteen_bit_grey_png_keeps_its_tone(tmp_path):
     lib = ArtLibrary(art_pack(tmp_path, {"grey.png": buffer.getvalue()}))
     pdf, _ = art_pdf(lib, "grey", (0, 0, 20, 20), (20, 20))
     assert near(rasterise(pdf).getpixel((10, 10)), (155, 155, 155), 6)
+
+
+def test_a_camera_rotation_is_applied(tmp_path):
+    image = Image.new("RGB", (40, 20), (0, 160, 0))
+    exif = image.getexif()
+    exif[0x0112] = 6                                    # "rotate 90 to view"
+    buffer = io.BytesIO()
+    image.save(buffer, "JPEG", exif=exif.tobytes())
+    lib = ArtLibrary(art_pack(tmp_path, {"phone.jpg": buffer.getvalue()}))
+    art = lib.get("phone")
+    assert (art.width, art.height) == (20, 40)
+    pdf, covered = art_pdf(lib, "phone", (0, 0, 40, 40), (40, 40))
+    assert covered == (10, 0, 20, 40)
+    assert near(rasterise(pdf).getpixel((20, 35)), (0, 160, 0))

@@ -103,6 +103,14 @@ def load_raster(data: bytes, shown: str, ext: str) -> RasterArt:
     """Decode a PNG/JPEG art file's bytes (``ext`` its extension) within the caps."""
     kind = RASTER_FORMATS[ext]
     img = open_image(data, kind, shown, what=kind)
+    try:
+        return _prepared(img, kind, shown, data)
+    except Exception as exc:  # EXIF and mode conversions on hostile data
+        raise fail(f"{kind} image cannot be read ({type(exc).__name__}: {exc})",
+                   path=shown) from None
+
+
+def _prepared(img: PILImage.Image, kind: str, shown: str, data: bytes) -> RasterArt:
     passthrough = kind == "JPEG" and img.mode in ("RGB", "L")
     orientation = img.getexif().get(0x0112, 1) if kind == "JPEG" else 1
     if orientation not in (None, 1):
