@@ -133,3 +133,17 @@ def test_ink_saver_draws_designer_art_as_it_is(designer_build):
     assert any(r > 200 and g < 60 and b < 60 for r, g, b in colours)
     assert any(r < 60 and g < 60 and b > 200 for r, g, b in colours)
     assert any(r < 60 and 170 < g < 230 and b < 60 for r, g, b in colours)
+
+
+def test_translucent_svg_art_keeps_its_transparency_in_a_form(tmp_path):
+    # fill-opacity is a graphics state (gs); reportlab's forms lost it too
+    from art_render import art_pack, art_pdf
+
+    from eti_print.art import ArtLibrary
+    veil = (f'<svg {SVG} viewBox="0 0 10 10"><rect width="10" height="10" fill="#ff0000" '
+            'fill-opacity="0.5"/></svg>')
+    lib = ArtLibrary(art_pack(tmp_path, {"veil.svg": veil}))
+    pdf, _ = art_pdf(lib, "veil", (0, 0, 40, 40), (40, 40))
+    assert dangling_resources(pdf) == []
+    r, g, b = rasterise(pdf).getpixel((20, 20))
+    assert r > 240 and 110 < g < 145 and 110 < b < 145, (r, g, b)     # pink, not red
