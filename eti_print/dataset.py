@@ -261,19 +261,27 @@ def _check_ref(ds: Dataset, ref: str, check: dict, manifest: Document,
 
 def _check_art(ds: Dataset, ref: str, check: dict, manifest: Document,
                here: tuple) -> list[Problem]:
+    from .art import EXTENSIONS
     key = check["key"]
     problems = []
     for _index, item, doc, path in ds.located(ref):
         if not isinstance(item, dict):
             continue
         for value in _as_list(item.get(key)):
-            try:
-                confine(ds.pack.root, f"{value}.svg", "templates/art")
-            except InputError:
+            if not any(_art_file(ds, f"{value}.{ext}") for ext in EXTENSIONS):
                 problems.append(doc.problem(path + (key,), f"no art {value!r} "
-                                            f"(templates/art/{value}.svg)",
-                                            hint="art ids name SVG files in templates/art/"))
+                                            f"(templates/art/{value}.svg, .png or .jpg)",
+                                            hint="art ids name the SVG, PNG and JPEG files "
+                                                 "in templates/art/"))
     return problems
+
+
+def _art_file(ds: Dataset, name: str) -> bool:
+    try:
+        confine(ds.pack.root, name, "templates/art")
+    except InputError:
+        return False
+    return True
 
 
 def _check_allowed(ds: Dataset, ref: str, check: dict, manifest: Document,

@@ -71,7 +71,8 @@ def load(pack_arg: str | None, options: PrintOptions, cache: Any = None) -> Cont
 
     def resources() -> tuple:
         found: list[Any] = []
-        for loader in (lambda: load_fonts(pack), lambda: ArtLibrary(pack.root, fonts=set()),
+        # SVG text in art may use the pack's fonts (none if they failed to load)
+        for loader in (lambda: load_fonts(pack), lambda: ArtLibrary(pack.root, fonts=found[0]),
                        lambda: TemplateEnv(pack.root), lambda: load_sheets(pack),
                        lambda: LayoutLibrary(pack)):
             try:

@@ -78,3 +78,56 @@ def page_texts(pdf: Path | bytes) -> list[str]:
 def pdf_text(pdf: Path | bytes) -> str:
     """The whole document's text, whitespace collapsed."""
     return " ".join(page_texts(pdf))
+
+
+def rasterise(pdf: bytes, page: int = 0, scale: float = 1.0):
+    """One page as an RGB Pillow image (pdfium; ``scale`` 1 is 72 dpi)."""
+    import pypdfium2 as pdfium
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return doc[page].render(scale=scale).to_pil().convert("RGB")
+    finally:
+        doc.close()
+
+
+#: Content-stream operators that name a resource: (operand index, resource category).
+_NAMED = {"Do": "/XObject", "sh": "/Shading", "Tf": "/Font", "gs": "/ExtGState",
+          "cs": "/ColorSpace", "CS": "/ColorSpace", "scn": "/Pattern", "SCN": "/Pattern"}
+#: Colour spaces an operator may name without a resource.
+_BUILT_IN = {"/DeviceGray", "/DeviceRGB", "/DeviceCMYK", "/Pattern"}
+
+
+def dangling_resources(pdf: Path | bytes) -> list[str]:
+    """Every resource name a page or form XObject's content uses that its own
+    resources lack, as "page 3: /Shading /Sh0" or "page 1 > /FormXob.art0: ..."."""
+    import pikepdf
+    found: list[str] = []
+    visited: set[tuple[int, int]] = set()
+
+    def check(label: str, content, resources) -> None:
+        resources = resources if resources is not None else pikepdf.Dictionary()
+        for operands, operator in pikepdf.parse_content_stream(content):
+            op = str(operator)
+            if op not in _NAMED or not operands:
+                continue
+            name = operands[0] if op in ("Do", "sh", "Tf", "gs", "cs", "CS") else operands[-1]
+            if not isinstance(name, pikepdf.Name):
+                continue            # scn with colour components only
+            if op in ("cs", "CS") and str(name) in _BUILT_IN:
+                continue
+            category = resources.get(_NAMED[op])
+            if category is None or str(name) not in category:
+                found.append(f"{label}: {op} names {_NAMED[op]} {name}, which is not there")
+        for name, xobject in (resources.get("/XObject") or {}).items():
+            if xobject.get("/Subtype") != "/Form":
+                continue
+            key = xobject.objgen
+            if key in visited and key != (0, 0):
+                continue
+            visited.add(key)
+            check(f"{label} > {name}", xobject, xobject.get("/Resources"))
+
+    with pikepdf.open(io.BytesIO(pdf) if isinstance(pdf, bytes) else pdf) as doc:
+        for number, page in enumerate(doc.pages, start=1):
+            check(f"page {number}", page, page.obj.get("/Resources"))
+    return found

@@ -372,7 +372,7 @@ def test_ids_lists_svg_files_only(lib):
 def test_drawing_is_loaded_once_and_cached(monkeypatch, lib):
     calls = []
     real = art.read_capped
-    monkeypatch.setattr(art, "read_capped", lambda *a, **k: calls.append(a) or real(*a, **k))
+    monkeypatch.setattr(art.files, "read_capped", lambda *a, **k: calls.append(a) or real(*a, **k))
     first = lib.get("ok")
     assert lib.get("ok") is first
     assert len(calls) == 1

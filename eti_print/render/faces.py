@@ -176,8 +176,12 @@ class FaceResolver:
             if not isinstance(art_id, str) or not _ID.match(art_id):
                 raise InputError(Problem(f"art must be an art id (got {art_id!r})", box.source,
                                          box.line_of("art"), field=field))
-            self.art.get(art_id, where=box.source, line=box.line_of("art"), field=field)
-            return Op("art", x, y, w, h, (art_id, self._colour(box, "color", ctx),
+            art = self.art.get(art_id, where=box.source, line=box.line_of("art"), field=field)
+            colour = self._colour(box, "color", ctx)
+            if colour is not None and getattr(art, "raster", False):   # refused, located
+                self.art.tinted(art_id, colour, where=box.source, line=box.line_of("color"),
+                                field=f"boxes.{box.name}.color")
+            return Op("art", x, y, w, h, (art_id, colour,
                                           float(self._plain(box, "rotate", ctx, 0) or 0)))
         return self._text(box, ctx, x, y, w, h)
 

@@ -167,7 +167,12 @@ def fit(runs: Sequence[Run], width: float, height: float, style: TextStyle,
             raise fail(f"inline icon :{prep.icons[0]}: but no art is available here",
                        path=where, line=line, field=field)
         for name in prep.icons:
-            icons.get(name, where=where, line=line, field=field)
+            art = icons.get(name, where=where, line=line, field=field)
+            if getattr(art, "raster", False):   # art.RasterArt
+                raise fail(f"inline icon :{name}: is a {art.kind} image ({art.shown}); inline "
+                           "icons take the text's colour, so they must be SVG", path=where,
+                           line=line, field=field, hint="draw the icon as SVG, or place the "
+                           "picture with an art box")
     if not prep.paragraphs:
         return Fitted((), style.size, style.leading * style.size, width, height, style, icons,
                       prep.metrics.cap_height * style.size,

@@ -10,7 +10,7 @@ XML, read here in three steps:
    an ``&`` must start one of ``ENTITIES``, a numeric one naming a printable
    character.  These are the messages users see most (``x<y``, ``R&D``), in
    our words and with their position.
-2. lxml parses it, hardened as the SVG reader in ``art.py`` is: entities
+2. lxml parses it, hardened as the SVG reader in ``art/svg.py`` is: entities
    are not resolved, no DTD is loaded or validated, nothing is fetched from
    the network, and the huge-tree limits stay on (256 levels of nesting, 10 MB
    of text in one node).  Card text is a fragment, parsed wrapped in a root

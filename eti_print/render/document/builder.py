@@ -180,14 +180,18 @@ class Builder:
             if not _ID_RE.match(name):
                 raise self.error(node, f"<art name=..> must be an art id (got {name!r})")
             try:
-                self.icons.get(name)
+                art = self.icons.get(name)
             except InputError as exc:
                 raise InputError([self.problem(node, p.message, p.hint)
                                   for p in exc.problems]) from None
             h = self.length(node, "height")
             w = self.length(node, "width", h)
-            return [self.located(ArtBlock(self.icons, name, w, h, self.colour(node, "color")),
-                                 node)]
+            colour = self.colour(node, "color")
+            if colour is not None and getattr(art, "raster", False):   # art.RasterArt
+                raise self.error(node, f"<art name={name!r}> is a {art.kind} image "
+                                 f"({art.shown}) and cannot be recoloured",
+                                 "drop color= to draw the picture as it is")
+            return [self.located(ArtBlock(self.icons, name, w, h, colour), node)]
         if tag == "cover":
             self._on_cover = True
             try:

@@ -1,59 +1,29 @@
-"""Art: SVG files from a pack, treated as untrusted input.
+"""SVG art: parsed with lxml, vetted, then drawn by svglib.
 
-Packs are shared, so an art file may be hostile.  Every file is
-
-1. resolved through :func:`eti_print.pack.confine` (no absolute paths, no
-   ``..``, no symlink out of the pack);
-2. opened without following a final symlink, refused unless it is a regular
-   file, and read with a size cap;
-3. parsed by lxml with entities, DTDs and the network off, then vetted:
-   no DOCTYPE or entities, bounded depth, element count and ``<use>``
-   expansion, root ``<svg>`` in the SVG namespace, an allow-list of elements,
-   ``href`` only to ``#id`` fragments or embedded PNG/JPEG data (decoded and
-   size-checked with Pillow), CSS ``url()`` only to ``#id``, no ``@import``,
-   no event handlers, and text only in the pack's own fonts;
-4. handed, already parsed, to svglib, which never touches the file system:
-   it gets no source path and a font map that knows only the pack's fonts.
-
-Any problem is an :class:`~eti_print.errors.InputError` naming the file
-(pack-relative), the line and what is wrong.
-
-Icons are single-colour (black) drawings; :meth:`ArtLibrary.tinted` recolours
-them for white-on-colour bands.
+See :mod:`eti_print.art` for the rules.  ``load_svg`` is the one entry point.
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
-import copy
-import difflib
-import io
 import logging
 import math
-import os
 import re
-import stat
-import warnings
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path, PurePosixPath
 from typing import Any
 
 from lxml import etree
 from PIL import Image as PILImage
-from reportlab.graphics import renderPDF
-from reportlab.graphics.shapes import Drawing, Group
+from reportlab.graphics.shapes import Drawing
 from reportlab.graphics.shapes import Image as RLImage
-from reportlab.lib import colors
 from svglib.fonts import FontMap
-from svglib.svglib import SvgRenderer
 
-from .errors import InputError, fail
-from .pack import confine
+from ..errors import InputError, fail
+from .gradients import Renderer, check_paints
+from .images import open_image
 
-#: Largest art file read, in bytes.
-MAX_BYTES = 2 * 1024 * 1024
 #: Deepest element nesting accepted (the root ``<svg>`` is depth 1).
 MAX_DEPTH = 64
 #: Most elements in one file.
@@ -62,8 +32,6 @@ MAX_ELEMENTS = 20_000
 MAX_EXPANDED = 100_000
 #: Longest chain of ``<use>`` pointing at content holding another ``<use>``.
 MAX_USE_NESTING = 8
-#: Largest embedded raster image, in pixels.
-MAX_PIXELS = 4096 * 4096
 
 SVG_NS = "http://www.w3.org/2000/svg"
 XLINK_NS = "http://www.w3.org/1999/xlink"
@@ -102,26 +70,87 @@ class _FontRefused(Exception):
         self.family = family
 
 
+#: The fonts SVG text may use: each font-family name with the reportlab font
+#: of its faces (regular, bold, italic, bold italic).
+ArtFonts = Mapping[str, tuple[str, str, str, str]]
+
+
+def _family_name(font_name: str) -> str | None:
+    """The family name a TrueType font gives itself ("Open Sans"), if registered."""
+    from reportlab.pdfbase import pdfmetrics
+    try:
+        name = pdfmetrics.getFont(font_name).face.familyName
+    except (KeyError, AttributeError):
+        return None
+    if isinstance(name, bytes):
+        name = name.decode("latin-1")
+    name = str(name).strip()
+    return name or None
+
+
+def art_fonts(fonts: Any) -> dict[str, tuple[str, str, str, str]]:
+    """The font-family names art may use, from a pack's ``FontSet`` (each role by its
+    role name and by its font's own family name, as Inkscape writes it), a mapping
+    already in that form, or a collection of registered reportlab font names."""
+    if not fonts:
+        return {}
+    families = getattr(fonts, "families", None)
+    if families is None:
+        if isinstance(fonts, Mapping):
+            return dict(fonts)
+        return {name: (name, name, name, name) for name in fonts}
+    found: dict[str, tuple[str, str, str, str]] = {}
+    for role in sorted(families):
+        fam = families[role]
+        faces = (fam.regular, fam.bold, fam.italic, fam.bold_italic)
+        found.setdefault(role, faces)
+        family = _family_name(fam.regular)
+        if family:
+            found.setdefault(family, faces)
+    return found
+
+
+def fonts_hint(fonts: ArtFonts) -> str:
+    """What SVG text may do, for a message: the pack's families, else paths."""
+    paths = "convert the text to paths (Inkscape: Path > Object to Path)"
+    if not fonts:
+        return f"this pack has no fonts that art text may use: {paths}"
+    shown = ", ".join(repr(name) if " " in name else name for name in sorted(fonts))
+    return (f"SVG text may use the pack's fonts: font-family {shown} (font-weight and "
+            f"font-style pick bold and italic); otherwise {paths}")
+
+
+def _bold(weight: str) -> bool:
+    weight = str(weight).strip().lower()
+    if weight in ("bold", "bolder"):
+        return True
+    try:
+        return float(weight) >= 600
+    except ValueError:
+        return False
+
+
 class _PackFontMap(FontMap):
     """An svglib font map that knows only the pack's fonts.
 
     svglib's own map falls back to guessing TTF file names and running
     ``fc-match`` for unknown families; this one refuses instead, so no system
-    font is ever looked up.  A family name is a registered reportlab font name
-    and names one face, so weight and style do not change it.
+    font is ever looked up.  font-weight and font-style pick the family's face.
     """
 
-    def __init__(self, allowed: frozenset[str]):
+    def __init__(self, allowed: Any):
         # No register_default_fonts(): not even the PDF base fonts.
         self._map = {}
         self._family_index = {}
-        self._allowed = allowed
+        self._allowed = art_fonts(allowed)
 
     def find_font(self, font_name: str, weight: str = "normal",
                   style: str = "normal") -> tuple[str, bool]:
-        if font_name in self._allowed:
-            return font_name, True
-        raise _FontRefused(font_name)
+        faces = self._allowed.get(font_name)
+        if faces is None:
+            raise _FontRefused(font_name)
+        italic = str(style).strip().lower() in ("italic", "oblique")
+        return faces[int(_bold(weight)) + 2 * int(italic)], True
 
     def register_font(self, *args: Any, **kwargs: Any) -> tuple[None, bool]:
         raise _FontRefused(str(args[0]) if args else "?")
@@ -184,47 +213,11 @@ def _families(value: str) -> list[str]:
     return names
 
 
-def read_capped(path: Path, shown: str, cap: int = MAX_BYTES) -> bytes:
-    """Read a regular file of at most ``cap`` bytes, refusing anything else.
-
-    The final path component is opened without following symlinks and
-    without blocking (a FIFO neither hangs nor is read); devices, FIFOs and
-    folders are refused by ``fstat`` on the open descriptor.
-    """
-    flags = (os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0)
-             | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
-    try:
-        fd = os.open(path, flags)
-    except OSError as exc:
-        raise fail(f"cannot open art file: {exc.strerror or exc}", path=shown) from None
-    try:
-        info = os.fstat(fd)
-        if not stat.S_ISREG(info.st_mode):
-            raise fail("is not a regular file", path=shown,
-                       hint="art must be a plain .svg file inside the pack")
-        if info.st_size > cap:
-            raise fail(f"is {info.st_size} bytes; art files are limited to {cap} bytes",
-                       path=shown)
-        chunks: list[bytes] = []
-        remaining = cap + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 16))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
-    finally:
-        os.close(fd)
-    data = b"".join(chunks)
-    if len(data) > cap:
-        raise fail(f"is larger than {cap} bytes (the art file limit)", path=shown)
-    return data
-
 
 class _Vetter:
     """Checks one parsed SVG tree; raises on the first problem found."""
 
-    def __init__(self, shown: str, fonts: frozenset[str]):
+    def __init__(self, shown: str, fonts: ArtFonts):
         self.shown = shown
         self.fonts = fonts
 
@@ -277,6 +270,7 @@ class _Vetter:
             if el_id is not None:
                 ids.setdefault(el_id, el)
         self.check_use(root, ids)
+        check_paints(root, ids, self.error)
 
     def check_size(self, root: etree._Element) -> None:
         count = 0
@@ -367,24 +361,7 @@ class _Vetter:
         except (binascii.Error, ValueError):
             raise self.error(f"{tag} {attr} has invalid base64 data", el) from None
         want = "PNG" if kind == "png" else "JPEG"
-        try:
-            with warnings.catch_warnings():
-                warnings.simplefilter("error", PILImage.DecompressionBombWarning)
-                with PILImage.open(io.BytesIO(raw), formats=[want]) as img:
-                    width, height = img.size
-                    if width <= 0 or height <= 0 or width * height > MAX_PIXELS:
-                        raise self.error(
-                            f"{tag} embedded {want} is {width}x{height} pixels; "
-                            f"the limit is {MAX_PIXELS} pixels", el)
-                    img.load()
-        except InputError:
-            raise
-        except (OSError, SyntaxError, ValueError, PILImage.DecompressionBombError,
-                PILImage.DecompressionBombWarning, EOFError) as exc:
-            raise self.error(f"{tag} embedded {want} image is corrupt ({exc})", el) from None
-        except Exception as exc:  # Pillow raises many kinds on hostile data
-            raise self.error(f"{tag} embedded {want} image cannot be read "
-                             f"({type(exc).__name__})", el) from None
+        open_image(raw, want, self.shown, el.sourceline, what=f"{tag} embedded {want}")
         mime = "png" if kind == "png" else "jpeg"
         return f"data:image/{mime};base64,{base64.b64encode(raw).decode('ascii')}"
 
@@ -422,9 +399,7 @@ class _Vetter:
                                  "pack's fonts", el, hint=self.font_hint())
 
     def font_hint(self) -> str:
-        if not self.fonts:
-            return "no fonts are available to art; draw text as paths"
-        return "allowed: " + ", ".join(sorted(self.fonts))
+        return fonts_hint(self.fonts)
 
     def check_text_font(self, el: etree._Element) -> None:
         for node in [el, *el.iterancestors()]:
@@ -473,16 +448,16 @@ class _Vetter:
         measure(root, 0)
 
 
-def _render(root: etree._Element, shown: str, fonts: frozenset[str]) -> Drawing:
+def _render(root: etree._Element, shown: str, fonts: ArtFonts) -> Drawing:
     """Turn a vetted tree into a Drawing with svglib, touching no file."""
     # No source path: svglib then refuses every file reference by itself too.
-    renderer = SvgRenderer(None, font_map=_PackFontMap(fonts))  # type: ignore[arg-type]
+    renderer = Renderer(None, font_map=_PackFontMap(fonts))  # type: ignore[arg-type]
     with _svglib_errors() as logged:
         try:
             drawing = renderer.render(root)
         except _FontRefused as exc:
             raise fail(f"font-family {exc.family!r} is not one of the pack's fonts",
-                       path=shown) from None
+                       path=shown, hint=fonts_hint(fonts)) from None
         except InputError:
             raise
         except Exception as exc:  # svglib on untrusted input: any failure is the file's
@@ -502,8 +477,12 @@ def _render(root: etree._Element, shown: str, fonts: frozenset[str]) -> Drawing:
     return drawing
 
 
-def load_svg(data: bytes, shown: str, fonts: frozenset[str] = frozenset()) -> Drawing:
-    """Vet SVG bytes and draw them; ``shown`` names the file in messages."""
+def load_svg(data: bytes, shown: str, fonts: Any = None) -> Drawing:
+    """Vet SVG bytes and draw them; ``shown`` names the file in messages.
+
+    ``fonts`` is what :func:`art_fonts` takes: the fonts ``<text>`` may use.
+    """
+    fonts = art_fonts(fonts)
     vetter = _Vetter(shown, fonts)
     root = vetter.parse(data)
     vetter.check(root)
@@ -518,117 +497,3 @@ def _walk(node: Any) -> Iterator[Any]:
         contents = getattr(item, "contents", None)
         if contents:
             stack.extend(reversed(contents))
-
-
-def _recolour(drawing: Drawing, colour: colors.Color) -> None:
-    for shape in _walk(drawing):
-        if isinstance(shape, (Drawing, Group)):
-            continue
-        for attr in ("fillColor", "strokeColor"):
-            if getattr(shape, attr, None) is not None:
-                setattr(shape, attr, colour)
-
-
-def _colour_key(colour: colors.Color) -> tuple:
-    return (type(colour).__name__, repr(colour))
-
-
-class ArtLibrary:
-    """The art of one pack: SVG files under ``art_dir``, loaded once each.
-
-    ``fonts`` names the reportlab fonts (registered from the pack) that
-    ``<text>`` in art may use; any other font-family is an error.
-    """
-
-    def __init__(self, pack_root: Path, art_dir: str = "templates/art",
-                 fonts: set[str] | frozenset[str] | None = None):
-        self.root = Path(pack_root).resolve()
-        self.art_dir = PurePosixPath(art_dir).as_posix()
-        self.fonts = frozenset(fonts or ())
-        self._cache: dict[str, Drawing] = {}
-        self._tinted: dict[tuple, Drawing] = {}
-
-    def _dir(self) -> Path | None:
-        if not (self.root / self.art_dir).exists():
-            return None
-        return confine(self.root, self.art_dir, "", field="art_dir")
-
-    def ids(self) -> list[str]:
-        """Every art id available: the ``<id>.svg`` files in the art folder."""
-        folder = self._dir()
-        if folder is None or not folder.is_dir():
-            return []
-        found = []
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                stem, dot, ext = entry.name.rpartition(".")
-                if dot and ext == "svg" and _ID_RE.match(stem):
-                    found.append(stem)
-        return sorted(found)
-
-    def path_of(self, art_id: str) -> str:
-        """The pack-relative path of an art id's file, as shown in messages."""
-        return f"{self.art_dir}/{art_id}.svg"
-
-    def get(self, art_id: str, where: str | None = None, line: int | None = None,
-            field: str | None = None) -> Drawing:
-        """The drawing of ``art_id`` (cached: the same object every time).
-
-        ``where``/``line``/``field`` locate the reference for the "unknown art
-        id" error.  Do not modify the returned drawing; use :meth:`tinted`.
-        """
-        cached = self._cache.get(art_id)
-        if cached is not None:
-            return cached
-        if not isinstance(art_id, str) or not _ID_RE.match(art_id):
-            raise fail(f"art id {art_id!r} is not a valid id", path=where, line=line,
-                       field=field, hint="art ids are lowercase slugs such as field-physics")
-        known = self.ids()
-        if art_id not in known:
-            close = difflib.get_close_matches(art_id, known, n=3, cutoff=0.6)
-            hint = ("did you mean " + ", ".join(close) + "?") if close else (
-                f"art ids are the .svg files in {self.art_dir}/")
-            raise fail(f"unknown art id {art_id!r} (no {self.path_of(art_id)})", path=where,
-                       line=line, field=field, hint=hint)
-        shown = self.path_of(art_id)
-        path = confine(self.root, shown, "", where=where or shown, line=line, field=field)
-        drawing = load_svg(read_capped(path, shown), shown, self.fonts)
-        self._cache[art_id] = drawing
-        return drawing
-
-    def tinted(self, art_id: str, color: colors.Color | str) -> Drawing:
-        """A copy of ``art_id`` with every fill and stroke in ``color`` (cached)."""
-        colour = colors.HexColor(color) if isinstance(color, str) else color
-        key = (art_id, _colour_key(colour))
-        cached = self._tinted.get(key)
-        if cached is not None:
-            return cached
-        drawing = copy.deepcopy(self.get(art_id))
-        _recolour(drawing, colour)
-        self._tinted[key] = drawing
-        return drawing
-
-    def draw(self, canvas: Any, art_id: str, x: float, y: float, width: float,
-             height: float, color: colors.Color | str | None = None
-             ) -> tuple[float, float, float, float]:
-        """Draw ``art_id`` scaled to fit the box, aspect kept, centred.
-
-        ``color`` recolours a single-colour icon.  Returns the box actually
-        covered, ``(x, y, width, height)`` in points.
-        """
-        if not (width > 0 and height > 0):
-            raise ValueError(f"art box must have a positive size (got {width}x{height})")
-        drawing = self.get(art_id) if color is None else self.tinted(art_id, color)
-        scale = min(width / drawing.width, height / drawing.height)
-        w, h = drawing.width * scale, drawing.height * scale
-        x0, y0 = x + (width - w) / 2, y + (height - h) / 2
-        canvas.saveState()
-        canvas.translate(x0, y0)
-        canvas.scale(scale, scale)
-        # renderPDF starts every drawing by selecting its default font
-        # (Helvetica, never embedded); start from the canvas's own font instead.
-        drawing.initialFontName = canvas._fontname
-        drawing.initialFontSize = canvas._fontsize
-        renderPDF.draw(drawing, canvas, 0, 0)
-        canvas.restoreState()
-        return (x0, y0, w, h)
