@@ -166,15 +166,17 @@ class SessionBuilds:
     a folder of its own.  Under xdist the folders are shared by the workers (the
     session's common temporary folder, a lock per build), so each build happens once
     in all.  Tests only read these folders.  ``copy`` names an independent second
-    build of the same (pack, mode), for the reproducibility check."""
+    build of the same (pack, mode), for the reproducibility check: built without the
+    process's build cache, so it shares nothing with the first."""
 
     def __init__(self, shared: SharedFolders) -> None:
         self.shared = shared
 
     def __call__(self, pack: str, mode: str = "a4-long", copy: str = "built") -> Path:
         def make(folder: Path) -> None:
-            from eti_print.pipeline import build
-            build(PACKS[pack], folder, build_options(pack, mode))
+            from eti_print.pipeline import SHARED, build
+            build(PACKS[pack], folder, build_options(pack, mode),
+                  cache=SHARED if copy == "built" else None)
         return self.shared(f"{copy}-{pack}-{mode}", make)
 
 

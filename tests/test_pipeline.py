@@ -160,3 +160,46 @@ def test_print_options_check_themselves():
     with pytest.raises(UsageError):
         PrintOptions(back_offset=(float("nan"), 0))
     assert PrintOptions(paper="letter").page == (612.0, 792.0)
+
+
+# ---------------------------------------------------------------------------
+# The process's build cache (pipeline.SHARED)
+
+
+def _pdfs(folder):
+    return {p.name: p.read_bytes() for p in folder.iterdir() if p.suffix == ".pdf"}
+
+
+def test_the_shared_cache_gives_what_a_fresh_build_gives_for_a_copy_edited(tmp_path,
+                                                                            monkeypatch):
+    from eti_print.cache import BuildCache
+    cache = BuildCache(workers=1, keep=4)
+    original = copy_pack(tmp_path / "original")
+    build(str(original), tmp_path / "a", PrintOptions(), cache=cache)
+    copy = copy_pack(tmp_path / "copy")
+    edit(copy / "cards/events.yaml", "highest filled data port.", "highest occupied data port.")
+    build(str(copy), tmp_path / "b", PrintOptions(), cache=cache)
+    assert cache.stats.decks_resolved == ["events"]                 # the rest was reused
+    build(str(copy), tmp_path / "fresh", PrintOptions(), cache=None)
+    assert _pdfs(tmp_path / "b") == _pdfs(tmp_path / "fresh")
+    assert _pdfs(tmp_path / "b")["eti-boards.pdf"] == _pdfs(tmp_path / "a")["eti-boards.pdf"]
+    # the PDFs' dates come from SOURCE_DATE_EPOCH: another value is another build
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1234567890")
+    build(str(copy), tmp_path / "dated", PrintOptions(), cache=cache)
+    assert cache.stats.outputs_reused == []
+    assert _pdfs(tmp_path / "dated") != _pdfs(tmp_path / "b")
+
+
+def test_the_shared_cache_never_hides_a_problem(tmp_path, capsys):
+    from eti_print.cache import BuildCache
+    cache = BuildCache(workers=1, keep=4)
+    pack = copy_pack(tmp_path / "pack")
+    validate(str(pack), cache=cache)
+    edit(pack / "templates/layouts/event.yaml", 'text: "{{ card.title }}"',
+         'text: "{{ card.titel }}"')
+    from eti_print.errors import InputError
+    with pytest.raises(InputError, match="titel"):
+        validate(str(pack), cache=cache)
+    with pytest.raises(InputError, match="titel"):
+        build(str(pack), tmp_path / "out", PrintOptions(), cache=cache)
+    assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pdf"))
