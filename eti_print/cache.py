@@ -490,6 +490,7 @@ class BuildCache:
         """``draw()`` (one PDF of a job), or the last build's if ``key`` is equal and every
         one of ``inputs`` is the very object it was drawn from (decks the deck cache
         reused), so a one-card edit re-imposes only the PDF that holds the card."""
+        key = (key, os.environ.get("SOURCE_DATE_EPOCH", ""))   # the PDF's dates
         entry = self._drawn.get(name)
         if entry is not None and entry[0][0] == key and len(entry[0][1]) == len(inputs) \
                 and all(a is b for a, b in zip(entry[0][1], inputs)):

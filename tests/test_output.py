@@ -94,13 +94,17 @@ def test_builds_are_reproducible_across_cwd_hash_seed_and_time_zone(tmp_path: Pa
     assert first == second
 
 
-def test_source_date_epoch_sets_the_pdf_date(tmp_path: Path):
+@pytest.mark.parametrize("epoch, date", [("1700000000", "D:20231114"),
+                                         ("1234567890", "D:20090213")])
+def test_source_date_epoch_sets_the_pdf_date(tmp_path: Path, monkeypatch, epoch, date):
     from pypdf import PdfReader
-    subprocess.run([sys.executable, "-m", "eti_print.cli", "build", "--quiet", "--out",
-                    str(tmp_path)], env={**os.environ, "SOURCE_DATE_EPOCH": "1700000000"},
-                   check=True)
-    reader = PdfReader(tmp_path / "eti-cards.pdf")
-    assert reader.metadata["/CreationDate"].startswith("D:20231114")
+
+    from eti_print.options import PrintOptions
+    from eti_print.pipeline import build
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", epoch)
+    build("sci-tech", tmp_path, PrintOptions())
+    for pdf in tmp_path.glob("*.pdf"):
+        assert PdfReader(pdf).metadata["/CreationDate"].startswith(date), pdf.name
 
 
 def test_bad_source_date_epoch_exits_2(tmp_path: Path):
