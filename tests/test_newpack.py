@@ -256,3 +256,23 @@ def test_exports_of_a_one_sided_deck_have_fronts_only(tmp_path):
     pngs = sorted(p.name for p in (out / "png").glob("*.png"))
     assert len(pngs) == CARDS and all(name.endswith("-front.png") for name in pngs)
     assert (out / "tts" / "mygame-01-cards-back.jpg").is_file()
+
+
+def test_the_help_names_every_standard_size(capsys):
+    with pytest.raises(SystemExit):
+        main(["new", "--help"])
+    out = " ".join(capsys.readouterr().out.split())
+    for size in sizes():
+        assert re.search(rf"\b{re.escape(size)}\b", out), size
+
+
+def test_a_part_without_a_back_gets_blank_backs_beside_parts_with_one(tmp_path):
+    pack = new(tmp_path)
+    edit(pack / "pack.yaml", "    items: [deck.cards]    # the cards: every item of the list "
+         "`cards` in deck\n    # The front of every card: templates/layouts/front.yaml.\n"
+         "    front: front\n", "    parts:\n      - {items: [deck.cards], front: front, "
+         "back: back}\n      - {cards: [{title: Extra, number: 21}], front: front}\n")
+    edit(pack / "pack.yaml", "\n    back: back\n", "\n")
+    counts = placements(build(pack) / "mygame-cards.pdf")
+    assert counts == [9, 9, 9, 9, 3, 3]      # 21 cards, every front sheet with its backs
+
