@@ -50,7 +50,7 @@ def sizes() -> dict[str, Size]:
 
 
 def _r(value: float) -> str:
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+    return f"{value:.3f}".rstrip("0").rstrip(".")
 
 
 def geometry(size: Size) -> dict[str, Any]:
@@ -104,12 +104,21 @@ def _name_of(folder: Path) -> tuple[str, str]:
     return name[:120], slug
 
 
-def _xlsx(rows: list[dict[str, Any]]) -> bytes:
+def _xlsx(rows: list[dict[str, Any]], schema: bytes) -> bytes:
+    """The cards as a workbook; each header carries its field's description as a comment
+    (as ``export data`` writes them)."""
+    import yaml
     from openpyxl import Workbook
+    from openpyxl.comments import Comment
+    fields = yaml.safe_load(schema)["schema"]["cards"]["schema"]["schema"]
     book = Workbook()
     sheet = book.active
     sheet.title = "Cards"
     sheet.append(["title", "number", "text"])
+    for cell in sheet[1]:
+        rules = fields[cell.value]
+        optional = " Optional: leave the cell empty." if rules.get("required") is False else ""
+        cell.comment = Comment(rules["description"] + optional, "eti-print")
     for row in rows:
         sheet.append([row["title"], row["number"], row["text"] or None])
     sheet.column_dimensions["A"].width = 18
@@ -161,13 +170,13 @@ def new_pack(folder: str | Path, size: str = "poker", two_sided: bool = True,
         wanted.append("templates/layouts/back.yaml.j2")
     if data == "yaml":
         wanted.append("cards/deck.yaml.j2")
-    elif data == "csv":
-        files["cards/deck.csv"] = _csv(rows)
-    else:
-        files["cards/deck.xlsx"] = _xlsx(rows)
     for template in wanted:
         text = env.get_template(template).render(values)
         files[template.removesuffix(".j2")] = text.encode("utf-8")
+    if data == "csv":
+        files["cards/deck.csv"] = _csv(rows)
+    elif data == "xlsx":
+        files["cards/deck.xlsx"] = _xlsx(rows, files["cards/schemas/deck.yaml"])
     written = []
     for rel, content in files.items():
         path = target / rel

@@ -98,6 +98,12 @@ def test_spreadsheet_data_builds_the_same_cards(tmp_path, data):
     assert f"file: deck.{data}" in (pack / "pack.yaml").read_text()
     pdf = build(pack) / "mygame-cards.pdf"
     assert sum(placements(pdf)[0::2]) == CARDS
+    if data == "xlsx":   # each header says what its column holds
+        from openpyxl import load_workbook
+        header = load_workbook(pack / "cards" / "deck.xlsx").active[1]
+        assert [c.value for c in header] == ["title", "number", "text"]
+        assert header[0].comment.text == "The card's name, printed at the top."
+        assert "leave the cell empty" in header[2].comment.text
 
 
 def test_the_pack_needs_no_fonts_sheets_or_other_files(tmp_path):
