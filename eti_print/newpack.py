@@ -86,13 +86,28 @@ def _rows() -> list[dict[str, Any]]:
     return [{"title": t, "number": n, "text": x} for t, n, x in raw]
 
 
+def _yaml_scalar(text: str) -> str:
+    """``text`` as a YAML value: plain where it reads back as itself, else quoted."""
+    import json
+
+    import yaml
+    try:
+        if yaml.safe_load(f"k: {text}") == {"k": text}:
+            return text
+    except yaml.YAMLError:
+        pass
+    return json.dumps(text, ensure_ascii=False)
+
+
 def _env() -> jinja2.Environment:
-    return jinja2.Environment(
+    env = jinja2.Environment(
         loader=jinja2.FileSystemLoader(str(SCAFFOLD)), undefined=jinja2.StrictUndefined,
         variable_start_string="[[", variable_end_string="]]",
         block_start_string="[%", block_end_string="%]",
         comment_start_string="[#", comment_end_string="#]",
         trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True, autoescape=False)
+    env.filters["q"] = _yaml_scalar
+    return env
 
 
 def _name_of(folder: Path) -> tuple[str, str]:

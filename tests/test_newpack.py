@@ -153,6 +153,15 @@ def test_the_game_is_named_after_its_folder(tmp_path):
     assert "name: Space Pirates\n" in text and "slug: space-pirates\n" in text
 
 
+def test_a_folder_name_yaml_would_misread_is_quoted(tmp_path, capsys):
+    pack = new(tmp_path, name="#1: the game")
+    text = (pack / "pack.yaml").read_text()
+    assert 'name: "#1: The Game"\n' in text and "slug: 1-the-game\n" in text
+    capsys.readouterr()
+    assert main(["validate", str(pack)]) == 0
+    assert capsys.readouterr().out.startswith("#1: The Game: OK")
+
+
 # -- validate names every missing piece ---------------------------------------------------
 
 def _no_title_on_one_card(pack: Path) -> None:
