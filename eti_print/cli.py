@@ -59,6 +59,12 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_new(args: argparse.Namespace) -> int:
+    from .newpack import new_pack, report
+    print(report(args.dir, new_pack(args.dir, args.size, args.two_sided, args.data)))
+    return 0
+
+
 def _cmd_schema(args: argparse.Namespace) -> int:
     from .schema import pack_reference
     print(pack_reference(args.pack, args.kind))
@@ -177,6 +183,19 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("validate", help="check a pack's data and print a summary")
     p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
     p.set_defaults(handler=_cmd_validate)
+
+    p = sub.add_parser("new", help="write a new one-deck pack to start a game from")
+    p.add_argument("dir", metavar="DIR", help="the pack folder to create (new or empty)")
+    p.add_argument("--size", default="poker", help="card size: poker (default), bridge, "
+                   "tarot, mini, mini-euro, euro, standard, square or chit")
+    sided = p.add_mutually_exclusive_group()
+    sided.add_argument("--two-sided", dest="two_sided", action="store_true", default=True,
+                       help="cards with a back layout (default)")
+    sided.add_argument("--one-sided", dest="two_sided", action="store_false",
+                       help="cards without a back: no back sheets")
+    p.add_argument("--data", choices=("yaml", "csv", "xlsx"), default="yaml",
+                   help="the cards' data file: cards/deck.yaml (default), .csv or .xlsx")
+    p.set_defaults(handler=_cmd_new)
 
     p = sub.add_parser("schema", help="describe every field of the data files")
     p.add_argument("kind", nargs="?", help="one data file kind, e.g. projects")

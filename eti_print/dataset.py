@@ -95,7 +95,8 @@ def load_dataset(pack: Pack, checks: bool = True) -> Dataset:
             else:
                 data_path = confine(pack.root, f"{name}.yaml", "cards", where=manifest.path,
                                     line=line, field=f"data[{index}]")
-            schema_path = confine(pack.root, f"{name}.yaml", "cards/schemas",
+            # named in full: the data file and its schema share a name
+            schema_path = confine(pack.root, f"cards/schemas/{name}.yaml",
                                   where=manifest.path, line=line, field=f"data[{index}]")
         except InputError as exc:
             problems.extend(exc.problems)
@@ -157,9 +158,8 @@ def run_checks(ds: Dataset) -> list[Problem]:
             if "items" not in part and "cards" not in part:
                 problems.append(manifest.problem(here, "a deck needs items (lists of the data) "
                                                        "or cards (written here), or parts"))
-            for key in ("front", "back"):
-                if key not in part:
-                    problems.append(manifest.problem(here, f"a deck needs a {key} layout"))
+            if "front" not in part:     # a deck without a back is one-sided
+                problems.append(manifest.problem(here, "a deck needs a front layout"))
             for n, ref in enumerate(part.get("items") or ()):
                 if ref.split(".")[0] not in ds.docs:
                     problems.append(manifest.problem(here + ("items", n),

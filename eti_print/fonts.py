@@ -1,5 +1,9 @@
 """Fonts: registered from the pack's ``fonts/`` folder only, embedded and subset.
 
+A pack without a ``fonts/`` folder uses eti-print's bundled open fonts (the
+E.T.I. pack's ``fonts/`` with its ``fonts.yaml``: roles body, title, label...);
+a pack with one uses only its own.
+
 (A bundled pack of an installed wheel finds the fonts it shares with the E.T.I.
 pack in that pack's ``fonts/``: the wheel holds each font file once.)
 
@@ -20,7 +24,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from .errors import InputError, Problem, fail
-from .pack import Pack, confine
+from .pack import Pack, confine, default_pack_root
 from .yamlload import load
 
 FACES = ("regular", "bold", "italic", "bold_italic")
@@ -90,9 +94,23 @@ def missing_glyphs(font_name: str, text: str) -> set[str]:
     return {ch for ch in text if ord(ch) not in have and ch not in "\n\r\t\u00ad"}
 
 
-def _font_file(pack: Pack, ref: str, shown: str, line: int | None, field: str) -> Path:
-    """The file a ``fonts.yaml`` entry names: in the pack's ``fonts/``, or, for a
-    bundled pack of an installed wheel that leaves it out, in the one shared copy."""
+def bundled_fonts_dir() -> Path:
+    """eti-print's own open fonts, with their ``fonts.yaml``: the E.T.I. pack's ``fonts/``."""
+    return (default_pack_root() / "fonts").resolve()
+
+
+def fonts_folder(pack: Pack) -> Path:
+    """The folder ``pack`` takes its fonts from: its own ``fonts/``, else the bundled one."""
+    return pack.fonts_dir if pack.fonts_dir.exists() else bundled_fonts_dir()
+
+
+def _font_file(pack: Pack, folder: Path, ref: str, shown: str, line: int | None,
+               field: str) -> Path:
+    """The file a ``fonts.yaml`` entry names: in the pack's ``fonts/`` (or the bundled
+    fonts, for a pack without one), or, for a bundled pack of an installed wheel that
+    leaves it out, in the one shared copy."""
+    if folder != pack.fonts_dir:
+        return confine(folder, ref, where=shown, line=line, field=field)
     shared = pack.shared_fonts_dir
     if shared is not None and not (pack.fonts_dir / ref).exists() and (shared / ref).is_file():
         return confine(shared, ref, where=shown, line=line, field=field)
@@ -101,7 +119,8 @@ def _font_file(pack: Pack, ref: str, shown: str, line: int | None, field: str) -
 
 def load_fonts(pack: Pack) -> FontSet:
     """Register every font role of ``pack`` and return them."""
-    config = pack.fonts_dir / "fonts.yaml"
+    folder = fonts_folder(pack)
+    config = folder / "fonts.yaml"
     shown = pack.display(config)
     doc = load(config, shown)
     roles = doc.data.get("fonts") if isinstance(doc.data, dict) else None
@@ -121,7 +140,8 @@ def load_fonts(pack: Pack) -> FontSet:
                 continue
             line, _ = doc.where(("fonts", role, face))
             try:
-                path = _font_file(pack, str(ref), shown, line, f"fonts.{role}.{face}")
+                path = _font_file(pack, folder, str(ref), shown, line,
+                                  f"fonts.{role}.{face}")
                 names[face] = _register_file(path, pack.display(path))
             except InputError as exc:
                 problems.extend(exc.problems)

@@ -81,7 +81,8 @@ class LayoutLibrary:
             raise InputError(Problem("layouts extend each other in a cycle: "
                                      + " -> ".join(chain + (name,)), where, line,
                                      field=field_name))
-        path = confine(self.pack.root, f"{name}.yaml", self.folder, where=where,
+        # named in full (templates/layouts/NAME.yaml): a missing layout says where it goes
+        path = confine(self.pack.root, f"{self.folder}/{name}.yaml", where=where,
                        line=line, field=field_name)
         shown = self.pack.display(path)
         doc = load(path, shown)

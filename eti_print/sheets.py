@@ -1,8 +1,14 @@
-"""Sheet settings kept as data (``templates/sheets.yaml``), in points."""
+"""Sheet settings kept as data, in points.
+
+eti-print's standard settings (``eti_print/defaults/sheets.yaml``: poker,
+bridge, tarot, mini, square, chit...) are there in every pack; a pack's own
+``templates/sheets.yaml`` adds settings and overrides standard ones by name.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 
 from .errors import InputError, fail
 from .pack import Pack
@@ -36,9 +42,23 @@ class SheetSettings:
                        hint=f"settings in {self.source}: " + ", ".join(self.settings)) from None
 
 
+#: The standard sheet settings every pack has, kept as data.
+STANDARD_SHEETS = Path(__file__).resolve().parent / "defaults" / "sheets.yaml"
+
+
 def load_sheets(pack: Pack) -> SheetSettings:
+    """The standard settings, then the pack's ``templates/sheets.yaml`` (if it has one)
+    over them."""
+    settings = _load_file(STANDARD_SHEETS, "eti_print/defaults/sheets.yaml")
     path = pack.templates_dir / "sheets.yaml"
+    if not path.exists():
+        return SheetSettings(settings, "eti-print's standard sheets")
     shown = pack.display(path)
+    settings.update(_load_file(path, shown))
+    return SheetSettings(settings, shown)
+
+
+def _load_file(path: Path, shown: str) -> dict[str, SheetSetting]:
     doc = load_checked(path, shown, "sheets")
     settings: dict[str, SheetSetting] = {}
     for name, raw in doc.data["sheets"].items():
@@ -62,4 +82,4 @@ def load_sheets(pack: Pack) -> SheetSettings:
             raise InputError(doc.problem(("sheets", name, "crop_marks", "stroke"),
                                          "crop marks thinner than 0.25pt vanish on a laser print"))
         settings[name] = setting
-    return SheetSettings(settings, shown)
+    return settings

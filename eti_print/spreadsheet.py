@@ -370,6 +370,14 @@ def load_sheet(path: Path, shown: str, sheet: str | None, list_key: str,
                                      + ", ".join(_leaf_names(item_fields))))
             continue
         columns[c] = (name, rules)
+    # a required field with no column is one problem, not one per row
+    heads = {name.split(".", 1)[0] for name in seen}
+    for name, rules in item_fields.items():
+        if (isinstance(rules, dict) and rules.get("required", True) is not False
+                and rules.get("type") not in ("list", "dict") and name not in heads):
+            problems.append(_problem(doc, 1, None, f"no column for the required field "
+                                     f"{name!r}", hint=f"the first row names the fields: add "
+                                     f"a {name} column"))
     items: list[dict[str, Any]] = []
     doc.locations[()] = (1, None)
     doc.locations[(list_key,)] = (1, None)

@@ -530,3 +530,15 @@ def test_an_installed_eti_print_has_every_bundled_pack_and_its_fonts(site, tmp_p
     assert done.stderr.splitlines() == [
         f"eti-print: no pack.yaml here or above; using the bundled E.T.I. pack at "
         f"{(site / 'eti_print' / '_pack').resolve()}"]
+
+
+def test_an_installed_eti_print_makes_a_new_pack_that_builds(site, tmp_path):
+    """``new`` from the wheel: the scaffold, the standard sheets and the bundled fonts
+    are all inside the installed package."""
+    done = _installed(site, "-m", "eti_print", "new", "mygame", "--size", "mini", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    done = _installed(site, "-m", "eti_print", "build", "--quiet", cwd=tmp_path / "mygame")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    text = pdf_text(tmp_path / "mygame" / "output" / "mygame-cards.pdf")
+    assert "Acorn" in text and "Tundra" in text

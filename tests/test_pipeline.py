@@ -56,7 +56,6 @@ def test_a_layout_typo_is_reported_once_with_the_cards_it_hits(tmp_path, capsys)
 
 @pytest.mark.parametrize("missing, expected", [
     ("fonts/fonts.yaml", "fonts.yaml"),
-    ("templates/sheets.yaml", "templates/sheets.yaml"),
     ("templates/layouts/agenda-back.yaml", "agenda-back"),
     ("templates/boards/boards.yaml", "boards.yaml"),
     ("templates/booklet/glossary.j2", "glossary.j2"),

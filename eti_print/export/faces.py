@@ -47,6 +47,8 @@ class ExportDeck:
     stem: str        # "<slug>-<NN>-<deck id>"
     size: tuple[float, float]   # trim, points
     cards: tuple[ExportCard, ...]
+    #: No back layout: PDF and PNG exports have fronts only (TTS gets a blank back).
+    one_sided: bool = False
 
     @property
     def digits(self) -> int:
@@ -94,7 +96,8 @@ def export_decks(ctx: Any, bleed: float = POD_BLEED) -> list[ExportDeck]:
         cards = tuple(ExportCard(n, label, front, back) for n, ((front, back), label)
                       in enumerate(zip(resolved.cards, labels), start=1))
         decks.append(ExportDeck(index + 1, deck["id"], deck["title"],
-                                f"{ctx.slug}-{index + 1:02d}-{deck['id']}", size, cards))
+                                f"{ctx.slug}-{index + 1:02d}-{deck['id']}", size, cards,
+                                resolved.one_sided))
     if problems:
         raise InputError(sorted(set(problems), key=Problem.sort_key))
     return decks
@@ -166,12 +169,17 @@ def _png(image: Any, dpi: int) -> bytes:
     return buffer.getvalue()
 
 
+def sides(deck: ExportDeck) -> tuple[str, ...]:
+    """The card sides an export shows: front and back, or the front of a one-sided deck."""
+    return ("front",) if deck.one_sided else ("front", "back")
+
+
 def _deck_pages(deck: ExportDeck) -> list[Any]:
-    """Front then back of every physical card."""
-    return [face for card in deck.cards for face in (card.front, card.back)]
+    """Front then back of every physical card (fronts only for a one-sided deck)."""
+    return [getattr(card, side) for card in deck.cards for side in sides(deck)]
 
 
 def _bookmarks(deck: ExportDeck) -> list[str]:
     return [f"{card.number} {card.label} ({side})" for card in deck.cards
-            for side in ("front", "back")]
+            for side in sides(deck)]
 

@@ -21,6 +21,7 @@ from .faces import (
     faces_pdf,
     pixels,
     rasterise,
+    sides,
 )
 
 #: Print-on-demand bleed: 1/8 in on every side, in points.
@@ -76,7 +77,8 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
         for card in deck.cards:
             pair = (card.front.key, card.back.key)
             copies[pair] = copies.get(pair, 0) + 1
-            for side, face in (("front", card.front), ("back", card.back)):
+            for side in sides(deck):
+                face = getattr(card, side)
                 data, digest = encoded[face.key]
                 name = f"png/{deck.card_stem(card)}-{side}.png"
                 files.append(ExportFile(name, data))

@@ -2,7 +2,9 @@
 
 A deck lists its cards as data lists (``items: [file.key]``) or as cards
 written in pack.yaml itself (``cards:``), with a front and a back layout and
-an optional copies field (``count``).  A deck whose cards differ in layout
+an optional copies field (``count``).  A deck without a back is one-sided:
+no back sheets are imposed for it (a part without a back, in a deck whose
+other parts have one, gets blank backs).  A deck whose cards differ in layout
 gives ``parts:``, each with its own items or cards and layouts; the parts
 share the deck's sheets and its bookmark.
 
@@ -37,7 +39,7 @@ class Part:
 
     sources: tuple[tuple[str, tuple[Any, ...]], ...]
     front: str
-    back: str
+    back: str | None     # None: one-sided
     index: int | None    # the part's index in ``parts:``, or None for the deck itself
 
 
@@ -52,7 +54,7 @@ def parts_of(ctx: Context, index: int, deck: dict[str, Any]) -> list[Part]:
         if entry.get("cards"):
             where = f"decks[{index}]" + (f".parts[{n}]" if "parts" in deck else "") + ".cards"
             sources.append((where, tuple(entry["cards"])))
-        out.append(Part(tuple(sources), entry["front"], entry["back"],
+        out.append(Part(tuple(sources), entry["front"], entry.get("back"),
                         n if "parts" in deck else None))
     return out
 
@@ -106,12 +108,17 @@ def resolve_deck(ctx: Context, deck: dict[str, Any], resolver: FaceResolver,
     cards: list[tuple[Face, Face]] = []
     labels: list[str] = []
     n = 0
-    for part in parts_of(ctx, index, deck):
+    blank = Face(resolver.width, resolver.height, resolver.bleed, ())
+    parts = parts_of(ctx, index, deck)
+    for part in parts:
         base = ("decks", index) + (("parts", part.index) if part.index is not None else ())
         field = f"decks[{index}]" + (f".parts[{part.index}]" if part.index is not None else "")
-        layouts = []
+        layouts: list[Any] = []
         try:
             for side in ("front", "back"):
+                if getattr(part, side) is None:
+                    layouts.append(None)
+                    continue
                 line, _ = manifest.where(base + (side,))
                 layouts.append(ctx.layouts.get(getattr(part, side), where=manifest.path,
                                                line=line, field_name=f"{field}.{side}"))
@@ -125,6 +132,7 @@ def resolve_deck(ctx: Context, deck: dict[str, Any], resolver: FaceResolver,
                 context = card_context(ctx, deck, ref, item, n)
                 try:
                     pair = (resolver.resolve(front, context, what),
+                            blank if back is None else
                             resolver.resolve(back, context, what + " (back)"))
                 except InputError as exc:
                     problems.extend(exc.problems)
@@ -133,7 +141,8 @@ def resolve_deck(ctx: Context, deck: dict[str, Any], resolver: FaceResolver,
                 cards.extend([pair] * copies)
                 labels.extend([card_label(deck, item)] * copies)
                 n += copies
-    return Deck(deck["id"], deck["title"], tuple(cards), tuple(labels))
+    return Deck(deck["id"], deck["title"], tuple(cards), tuple(labels),
+                one_sided=all(part.back is None for part in parts))
 
 
 def _describe(ctx: Context, ref: str, index: int, item: Any) -> str:

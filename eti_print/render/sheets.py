@@ -2,7 +2,8 @@
 
 Every distinct face becomes one PDF form, drawn wherever a card shows it,
 clipped to that card's bleed.  Each deck starts on a new sheet; with duplex
-printing every front sheet is followed by its back sheet.
+printing every front sheet is followed by its back sheet.  A one-sided deck
+(no back layout) has front sheets only.
 """
 
 from __future__ import annotations
@@ -28,6 +29,8 @@ class Deck:
     cards: tuple[tuple[Face, Face], ...]
     #: One label per physical card (its name, title or id), for exports; may be empty.
     labels: tuple[str, ...] = ()
+    #: No back layout: the backs are blank and no back sheets are imposed.
+    one_sided: bool = False
 
 
 class ArtForms:
@@ -131,7 +134,8 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, spec.paper, font, info, invariant)
     forms = FormCache()
-    named = [[(forms.add(front), forms.add(back)) for front, back in deck.cards] for deck in decks]
+    named = [[(forms.add(front), "" if deck.one_sided else forms.add(back))
+              for front, back in deck.cards] for deck in decks]
     forms.define_all(canvas, art, ink_saver)
 
     fronts, backs = front_slots(spec), back_slots(spec)
@@ -152,7 +156,10 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
         canvas.bookmarkPage(key)
         canvas.addOutlineEntry(f"{deck.title} ({len(pairs)})", key, level=0)
         sheets = _chunks(pairs, len(fronts))
-        if spec.duplex == "none":
+        if deck.one_sided:
+            for sheet in sheets:
+                page(sheet, 0, fronts, marks)
+        elif spec.duplex == "none":
             for sheet in sheets:
                 page(sheet, 0, fronts, marks)
             for sheet in sheets:
