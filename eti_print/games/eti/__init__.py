@@ -61,6 +61,14 @@ class Eti(Game):
         from .booklet import cards_element
         return {"cards": cards_element(ctx)}
 
+    def document_element_help(self) -> dict[str, str]:
+        return {"cards": "A row of research cards scored (or, mode=attack, attacked) by the "
+                         "rules engine: queue=, immune=, tactics=, highlight=, base=."}
+
+    def settings_schemas(self) -> dict[str, tuple[str, Any]]:
+        from .boards import SCHEMAS
+        return {"boards": ("templates/boards/boards.yaml", SCHEMAS / "boards.yaml")}
+
     def add_commands(self, subparsers: Any) -> None:
         from .commands import add_commands
         add_commands(self, subparsers)
