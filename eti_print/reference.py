@@ -218,11 +218,14 @@ def markup_section() -> Section:
                    " ".join(said["description"].split()), entries)
 
 
-def templates_section() -> Section:
-    said = spec("templates")
-    groups = (("variables", "names every template sees"),
+def templates_section(game: Any = None) -> Section:
+    said = dict(spec("templates"))
+    groups = [("variables", "names every template sees"),
               ("job_names", "names of what a template draws"),
-              ("filters", "filters, beside jinja2's own"))
+              ("filters", "filters, beside jinja2's own")]
+    if game is not None and game.template_help():
+        said["game"] = game.template_help()
+        groups.insert(1, ("game", f"names the {game.name} game adds"))
     entries = [Entry(title, "", [], "", [Entry(name, "", [], text)
                                          for name, text in said[key].items()])
                for key, title in groups]
@@ -293,7 +296,7 @@ class PackKinds:
         if kind == "markup":
             return markup_section()
         if kind == "templates":
-            return templates_section()
+            return templates_section(self.game)
         import difflib
         close = difflib.get_close_matches(kind, self.kinds(), n=1)
         raise UsageError(f"no kind {kind!r}" + (f" (did you mean {close[0]}?)" if close else "")

@@ -205,3 +205,14 @@ def test_count_check_says_where_the_count_is_set(pack_copy):
 ])
 def test_lengths_in_words(value, said):
     assert words.length(value) == said
+
+
+def test_the_games_template_names_are_described():
+    from eti_print.games import get_game
+    from eti_print.options import PrintOptions
+    from eti_print.pipeline import load_checked
+    game = get_game("eti")
+    ctx = load_checked(str(ROOT), PrintOptions(paper="a4"))
+    assert set(game.template_globals(ctx)) == set(game.template_help())
+    text = command(str(ROOT), "templates")
+    assert "names the eti game adds" in text and "\n  constants\n" in text

@@ -71,6 +71,10 @@ class Game:
     def document_elements(self, ctx: Context) -> dict[str, Any]:
         return {}
 
+    def template_help(self) -> dict[str, str]:
+        """A line on each name of ``template_globals``, for ``eti-print schema templates``."""
+        return {}
+
     def document_element_help(self) -> dict[str, str]:
         """A line on each element of ``document_elements``, for ``eti-print schema``."""
         return {}
