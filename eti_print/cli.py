@@ -64,6 +64,8 @@ def _cmd_schema(args: argparse.Namespace) -> int:
     args.pack, kind = split_args(args.first, args.second, args.pack_option)
     _choose_pack(args)
     if args.json_schema is not None:
+        if kind is not None or args.markdown:
+            raise UsageError("--json-schema writes every schema of the pack: give no KIND")
         from .jsonschemas import write_json_schemas
         print(write_json_schemas(args.pack, Path(args.json_schema)))
         return 0

@@ -108,3 +108,10 @@ def test_broken_data_and_pack_yaml_are_refused(written):
     fonts = load(ROOT / "fonts/fonts.yaml").data
     assert errors(folder, "fonts.schema.json", {"fonts": {"body": {"bold": "x.ttf"}}})
     assert errors(folder, "fonts.schema.json", fonts) == []
+
+
+def test_json_schema_option_takes_no_kind(tmp_path, capsys):
+    assert main(["schema", "eti", "events", "--json-schema", str(tmp_path)]) == 2
+    assert "give no KIND" in capsys.readouterr().err
+    assert main(["schema", "eti", "--json-schema", str(tmp_path / "out")]) == 0
+    assert "yaml-language-server" in capsys.readouterr().out

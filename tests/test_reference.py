@@ -49,6 +49,12 @@ def test_schema_takes_pack_like_every_command(monkeypatch, capsys):
     assert "exactly 5 items (pack.yaml:10)" in capsys.readouterr().out
 
 
+def test_markdown_of_one_kind(capsys):
+    assert main(["schema", "eti", "layout", "--markdown"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("## `layout`") and "- **rect** (box type)" in out
+
+
 def test_every_kind_is_described(capsys):
     for kind in KINDS + ("references",):
         assert main(["schema", "eti", kind]) == 0, kind
