@@ -66,8 +66,16 @@ def _cmd_new(args: argparse.Namespace) -> int:
 
 
 def _cmd_schema(args: argparse.Namespace) -> int:
-    from .schema import pack_reference
-    print(pack_reference(args.pack, args.kind))
+    from .reference import command, split_args
+    args.pack, kind = split_args(args.first, args.second, args.pack_option)
+    _choose_pack(args)
+    if args.json_schema is not None:
+        if kind is not None or args.markdown:
+            raise UsageError("--json-schema writes every schema of the pack: give no KIND")
+        from .jsonschemas import write_json_schemas
+        print(write_json_schemas(args.pack, Path(args.json_schema)))
+        return 0
+    print(command(args.pack, kind, as_markdown=args.markdown))
     return 0
 
 
@@ -197,9 +205,18 @@ def make_parser() -> argparse.ArgumentParser:
                    help="the cards' data file: cards/deck.yaml (default), .csv or .xlsx")
     p.set_defaults(handler=_cmd_new)
 
-    p = sub.add_parser("schema", help="describe every field of the data files")
-    p.add_argument("kind", nargs="?", help="one data file kind, e.g. projects")
-    p.add_argument("--pack", metavar="PACK", help=pack_help())
+    p = sub.add_parser("schema", help="the reference: data files, pack.yaml, layouts, sheets, "
+                                      "fonts, documents, markup and templates")
+    p.add_argument("first", nargs="?", metavar="PACK", help=pack_help())
+    p.add_argument("second", nargs="?", metavar="KIND",
+                   help="what to describe: a data file (e.g. projects), pack, layout, sheets, "
+                        "fonts, boards, documents, markup or templates; none lists the kinds")
+    p.add_argument("--pack", dest="pack_option", metavar="PACK", help="(deprecated) the pack")
+    p.add_argument("--markdown", action="store_true",
+                   help="Markdown, as docs/reference.md (with no KIND: every kind)")
+    p.add_argument("--json-schema", metavar="DIR", default=None,
+                   help="write JSON Schemas of pack.yaml, the data files, layouts, sheets and "
+                        "fonts into DIR, for editors (yaml-language-server)")
     p.set_defaults(handler=_cmd_schema)
 
     p = sub.add_parser("build", help="render every PDF of a pack into the output folder")

@@ -7,7 +7,7 @@ problem of the pass is collected so the user sees them all at once.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InputError, Problem
@@ -95,11 +95,16 @@ def load_dataset(pack: Pack, checks: bool = True) -> Dataset:
             else:
                 data_path = confine(pack.root, f"{name}.yaml", "cards", where=manifest.path,
                                     line=line, field=f"data[{index}]")
-            # named in full: the data file and its schema share a name
+        except InputError as exc:
+            problems.extend(exc.problems)
+            continue
+        try:
+            # named by the schema's own path: "file not found: cards.yaml" read as the data
             schema_path = confine(pack.root, f"cards/schemas/{name}.yaml",
                                   where=manifest.path, line=line, field=f"data[{index}]")
         except InputError as exc:
-            problems.extend(exc.problems)
+            problems.extend(replace(p, hint=p.hint or "every data file has a schema of the "
+                                    "same name in cards/schemas/") for p in exc.problems)
             continue
         try:
             schemas[name] = load_schema(schema_path, pack.display(schema_path))
@@ -218,7 +223,9 @@ def _check_count(ds: Dataset, ref: str, check: dict, manifest: Document,
         total, what = len(items), "has"
     expected = check.get("equals")
     if expected is not None and total != expected:
-        return [ds.problem(ref, None, f"{what} {total} cards; expected {expected}")]
+        line, _ = manifest.where(here + ("equals",))
+        return [ds.problem(ref, None, f"{what} {total} cards; expected {expected} "
+                                      f"(set at {manifest.path}:{line})")]
     return []
 
 

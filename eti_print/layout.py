@@ -13,25 +13,85 @@ for cards where it renders empty or false.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
+
+import yaml
 
 from .errors import InputError, Problem
 from .pack import Pack, confine
 from .units import to_points
 from .yamlload import Document, load
 
-COMMON = {"type", "x", "y", "width", "height", "when", "repeat", "step", "step_y"}
-BOX_PROPS: dict[str, set[str]] = {
-    "rect": COMMON | {"fill", "stroke", "stroke_width", "radius", "bleed", "dash"},
-    "ellipse": COMMON | {"fill", "stroke", "stroke_width"},
-    "line": COMMON | {"stroke", "stroke_width", "dash"},
-    "text": COMMON | {"text", "font", "size", "min_size", "leading", "color", "align",
-                      "valign", "icon_color", "icon_scale", "tracking", "upper", "rotate"},
-    "art": COMMON | {"art", "color", "rotate"},
-}
-LENGTHS = {"x", "y", "width", "height", "stroke_width", "radius", "size", "min_size",
-           "tracking", "step", "step_y"}
-LAYOUT_KEYS = {"extends", "description", "boxes"}
+#: The box types, kept as data: every type's properties with type, default and a
+#: one-line description (``eti-print schema layout`` and the JSON Schemas show it).
+SPEC_FILE = Path(__file__).resolve().parent / "specs" / "boxes.yaml"
+
+
+@dataclass(frozen=True)
+class PropSpec:
+    """One box property as ``specs/boxes.yaml`` gives it."""
+
+    name: str
+    type: str
+    description: str
+    default: Any = None
+    required: bool = False
+    signed: bool = False
+    allowed: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BoxSpec:
+    """One box type: what it draws and its own properties (beside ``COMMON_PROPS``)."""
+
+    name: str
+    description: str
+    props: dict[str, PropSpec]
+
+
+def _specs() -> tuple[str, dict[str, str], dict[str, PropSpec], dict[str, BoxSpec]]:
+    raw = yaml.safe_load(SPEC_FILE.read_text(encoding="utf-8"))
+
+    def props(table: dict[str, Any]) -> dict[str, PropSpec]:
+        return {name: PropSpec(name, p["type"], p["description"], p.get("default"),
+                               bool(p.get("required")), bool(p.get("signed")),
+                               tuple(p.get("allowed", ())))
+                for name, p in table.items()}
+    types = {name: BoxSpec(name, t["description"], props(t["props"]))
+             for name, t in raw["types"].items()}
+    return raw["description"], dict(raw["keys"]), props(raw["common"]), types
+
+
+LAYOUT_DESCRIPTION, LAYOUT_KEY_DESCRIPTIONS, COMMON_PROPS, BOX_TYPES = _specs()
+COMMON = set(COMMON_PROPS)
+BOX_PROPS: dict[str, set[str]] = {name: COMMON | set(spec.props)
+                                  for name, spec in BOX_TYPES.items()}
+LENGTHS = {name for spec in (COMMON_PROPS, *(t.props for t in BOX_TYPES.values()))
+           for name, p in spec.items() if p.type == "length"}
+SIGNED = {name for name, p in COMMON_PROPS.items() if p.signed}
+LAYOUT_KEYS = set(LAYOUT_KEY_DESCRIPTIONS)
+
+
+def prop_spec(box_type: str, prop: str) -> PropSpec:
+    return BOX_TYPES[box_type].props.get(prop) or COMMON_PROPS[prop]
+
+
+def default(box_type: str, prop: str) -> Any:
+    """A property's default as the renderer uses it: lengths in points, ``none`` as None,
+    None too where the default is a rule in words (``the text colour``)."""
+    spec = prop_spec(box_type, prop)
+    value = spec.default
+    if value == "none":
+        return None
+    if spec.type == "length" and isinstance(value, str):
+        try:
+            return to_points(value)
+        except InputError:
+            return None          # "the box's width": worked out by the renderer
+    if spec.type == "colour" and isinstance(value, str) and not value.startswith("#"):
+        return None
+    return value
 
 
 def is_template(value: Any) -> bool:
@@ -141,7 +201,7 @@ def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
             try:
                 value = to_points(value, where=doc.path, line=line,
                                   field=f"boxes.{name}.{key}",
-                                  signed=key in ("x", "y", "step", "step_y"))
+                                  signed=key in SIGNED)
             except InputError as exc:
                 problems.extend(exc.problems)
                 continue
@@ -149,13 +209,14 @@ def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
         lines[key] = line or 0
     if base and base.type != box_type:
         merged = {k: v for k, v in merged.items() if k in allowed}
-    for key in ("x", "y", "width", "height"):
-        if key not in merged and not (box_type == "rect" and merged.get("bleed")):
+    for key, spec in COMMON_PROPS.items():
+        if spec.required and key != "type" and key not in merged \
+                and not (box_type == "rect" and merged.get("bleed")):
             problems.append(doc.problem(here, f"box needs {key!r}"))
-    if box_type == "text" and "text" not in merged:
-        problems.append(doc.problem(here, "a text box needs 'text'"))
-    if box_type == "art" and "art" not in merged:
-        problems.append(doc.problem(here, "an art box needs 'art'"))
+    for key, spec in BOX_TYPES[box_type].props.items():
+        if spec.required and key not in merged:
+            article = "an" if box_type[0] in "aeiou" else "a"
+            problems.append(doc.problem(here, f"{article} {box_type} box needs {key!r}"))
     if problems:
         raise InputError(problems)
     box_line, _ = doc.where(here, key=True)

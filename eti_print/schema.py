@@ -2,7 +2,7 @@
 
 A schema file has a ``description`` and a ``schema`` (a cerberus schema of the
 data file's top-level mapping).  Each field carries a one-line
-``description``, shown by ``eti-print schema``; fields are required unless
+``description``, shown by ``eti-print schema`` (``reference.py``); fields are required unless
 they say ``required: false``; unknown keys are errors.  Validation is strict:
 ``True`` is not an integer and nothing is coerced.  Every error is located by
 file, line, column and field path.
@@ -19,6 +19,7 @@ import cerberus
 from cerberus import TypeDefinition
 from cerberus import errors as cerr
 
+from . import words
 from .errors import InputError, Problem
 from .yamlload import Document, format_path, load
 
@@ -148,15 +149,15 @@ def _message(error: cerr.ValidationError, schema: dict[str, Any]) -> tuple[str, 
                     f"(got {', '.join(map(_describe, bad))})"), False
         return f"must be one of {', '.join(map(str, constraint))} (got {_describe(value)})", False
     if rule == "regex":
-        return f"must match {constraint} (got {_describe(value)})", False
+        return f"{words.must_match(constraint)} (got {_describe(value)})", False
     if rule == "min":
         return f"must be at least {constraint} (got {_describe(value)})", False
     if rule == "max":
         return f"must be at most {constraint} (got {_describe(value)})", False
     if rule == "minlength":
-        return f"must have at least {constraint} items (got {len(value)})", False
+        return f"must have at least {constraint} {words.unit(value)} (got {len(value)})", False
     if rule == "maxlength":
-        return f"must have at most {constraint} items (got {len(value)})", False
+        return f"must have at most {constraint} {words.unit(value)} (got {len(value)})", False
     if rule == "empty":
         return "must not be empty", False
     if rule == "nullable":
@@ -192,41 +193,6 @@ def validate(doc: Document, schema: Schema) -> list[Problem]:
     return problems
 
 
-def reference(schema: Schema) -> str:
-    """The human reference printed by ``eti-print schema``."""
-    lines = [f"{schema.name}.yaml: {schema.description}", ""]
-
-    def walk(fields: dict[str, Any], indent: int) -> None:
-        for name, rules in fields.items():
-            rtype = rules.get("type", "any")
-            extras = []
-            if "allowed" in rules:
-                extras.append("one of " + ", ".join(map(str, rules["allowed"])))
-            if "min" in rules:
-                extras.append(f"min {rules['min']}")
-            if "max" in rules:
-                extras.append(f"max {rules['max']}")
-            if rules.get("required") is False:
-                extras.append("optional")
-            kind = rtype + (f" ({'; '.join(extras)})" if extras else "")
-            lines.append(f"{'  ' * indent}{name}: {kind}")
-            lines.append(f"{'  ' * indent}    {rules.get('description', '')}")
-            sub = rules.get("schema")
-            if isinstance(sub, dict):
-                if rtype == "list":
-                    item = sub
-                    if isinstance(item.get("schema"), dict) and item.get("type") == "dict":
-                        walk(item["schema"], indent + 1)
-                    elif item.get("type"):
-                        lines.append(f"{'  ' * (indent + 1)}each item: {item['type']}"
-                                     f" - {item.get('description', '')}")
-                else:
-                    walk(sub, indent + 1)
-
-    walk(schema.fields, 0)
-    return "\n".join(lines)
-
-
 @cache
 def builtin_schema(name: str, folder: Path = BUILTIN_SCHEMAS) -> Schema:
     """One of eti-print's own schemas (or a game's, from its ``folder``), loaded once per
@@ -246,20 +212,3 @@ def load_checked(path: Path, shown: str, schema_name: str,
     if problems:
         raise InputError(problems)
     return doc
-
-
-
-def pack_reference(pack_arg: str | None, kind: str | None) -> str:
-    """``eti-print schema``: every field of a pack's data files (or of one kind)."""
-    from .errors import UsageError
-    from .pack import Pack
-    pack = Pack.open(pack_arg)
-    schema_dir = pack.cards_dir / "schemas"
-    names = sorted(p.stem for p in schema_dir.glob("*.yaml"))
-    if kind is not None:
-        if kind not in names:
-            raise UsageError(f"no schema {kind!r}; kinds are {', '.join(names)}")
-        names = [kind]
-    return "\n\n".join(reference(load_schema(schema_dir / f"{n}.yaml",
-                                             pack.display(schema_dir / f"{n}.yaml")))
-                       for n in names)

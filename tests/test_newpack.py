@@ -184,7 +184,7 @@ def _no_title_anywhere(pack: Path) -> None:
     (lambda p: (p / "cards/deck.yaml").unlink(),
      r"^pack\.yaml:\d+: data\[0\]: file not found: deck\.yaml$"),
     (lambda p: (p / "cards/schemas/deck.yaml").unlink(),
-     r"^pack\.yaml:\d+: data\[0\]: file not found: cards/schemas/deck\.yaml$"),
+     r"^pack\.yaml:\d+: data\[0\]: file not found: cards/schemas/deck\.yaml \(hint: "),
     (lambda p: (p / "templates/layouts/front.yaml").unlink(),
      r"^pack\.yaml:\d+: decks\[0\]\.front: file not found: templates/layouts/front\.yaml$"),
     (lambda p: (p / "templates/layouts/back.yaml").unlink(),

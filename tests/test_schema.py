@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
+from eti_print.reference import command as schema_reference
 from eti_print.schema import load_schema
-from eti_print.schema import pack_reference as schema_reference
 
 from conftest import problems
 
@@ -26,8 +26,9 @@ def test_schema_without_description_is_refused(pack_copy: Path):
 
 def test_schema_reference_describes_fields():
     text = schema_reference(None, "projects")
-    assert text.startswith("projects.yaml:")
-    assert "difficulty: integer" in text and "level: string (one of I, II, III, IV, V)" in text
+    assert text.startswith("cards/projects.yaml: ")
+    assert "difficulty: whole number; from 10 to 990; required" in text
+    assert "level: text; one of I, II, III, IV, V; required" in text
 
 
 def test_schema_reference_unknown_kind():

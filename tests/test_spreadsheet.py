@@ -211,7 +211,7 @@ def test_symlink_out_of_the_pack_refused(tmp_path):
 def test_old_plain_names_still_work_and_bad_entries_refused(tmp_path):
     root = make_pack(tmp_path, "things.txt")
     found = problems(root)
-    assert any("data[0].file" in p and "must match" in p for p in found)
+    assert any("data[0].file" in p and "must be a spreadsheet in cards/" in p for p in found)
 
 
 def _xlsx(rows, formula=None, sheet="Things") -> bytes:

@@ -27,6 +27,7 @@ import argparse
 import difflib
 from collections.abc import Callable, Iterable
 from importlib.metadata import entry_points
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import InputError, Problem, UsageError
@@ -68,6 +69,19 @@ class Game:
         return []
 
     def document_elements(self, ctx: Context) -> dict[str, Any]:
+        return {}
+
+    def template_help(self) -> dict[str, str]:
+        """A line on each name of ``template_globals``, for ``eti-print schema templates``."""
+        return {}
+
+    def document_element_help(self) -> dict[str, str]:
+        """A line on each element of ``document_elements``, for ``eti-print schema``."""
+        return {}
+
+    def settings_schemas(self) -> dict[str, tuple[str, Path]]:
+        """The game's settings files, for ``eti-print schema`` and the JSON Schemas:
+        kind -> (the file in the pack, its cerberus schema file)."""
         return {}
 
     def add_commands(self, subparsers: Any) -> None:

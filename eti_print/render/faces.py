@@ -18,7 +18,7 @@ from reportlab.lib.colors import Color, HexColor
 from ..colour import readable
 from ..errors import InputError, Problem
 from ..fonts import FontSet
-from ..layout import Box, Layout, is_template
+from ..layout import Box, Layout, default, is_template
 from ..templating import TemplateEnv
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
@@ -152,7 +152,7 @@ class FaceResolver:
             here = dict(context, i=i)
             x, y, w, h = self._geometry(box, here)
             dx = self._length(box, "step", here, 0.0 if "step_y" in box.props else w)
-            dy = self._length(box, "step_y", here, 0.0)
+            dy = self._length(box, "step_y", here, _d(box, "step_y"))
             ops.append(self._one(box, here, x + i * dx, y + i * dy, w, h))
         return ops
 
@@ -160,16 +160,18 @@ class FaceResolver:
         if box.type == "rect":
             return Op("rect", x, y, w, h, (
                 self._colour(box, "fill", ctx), self._colour(box, "stroke", ctx),
-                self._length(box, "stroke_width", ctx, 0.5), self._length(box, "radius", ctx),
+                self._length(box, "stroke_width", ctx, _d(box, "stroke_width")),
+                self._length(box, "radius", ctx, _d(box, "radius")),
                 bool(box.props.get("bleed")), _dash(box.props.get("dash"))))
         if box.type == "ellipse":
             return Op("ellipse", x, y, w, h, (
                 self._colour(box, "fill", ctx), self._colour(box, "stroke", ctx),
-                self._length(box, "stroke_width", ctx, 0.5)))
+                self._length(box, "stroke_width", ctx, _d(box, "stroke_width"))))
         if box.type == "line":
             return Op("line", x, y, w, h, (
-                self._colour(box, "stroke", ctx, "#000000"),
-                self._length(box, "stroke_width", ctx, 0.5), _dash(box.props.get("dash"))))
+                self._colour(box, "stroke", ctx, _d(box, "stroke")),
+                self._length(box, "stroke_width", ctx, _d(box, "stroke_width")),
+                _dash(box.props.get("dash"))))
         if box.type == "art":
             art_id = self._plain(box, "art", ctx)
             field = f"boxes.{box.name}.art"
@@ -191,23 +193,28 @@ class FaceResolver:
             markup = str(markup)
         family = self.fonts.get(str(box.props.get("font", "body")), where=box.source,
                                 line=box.line_of("font"), field=f"boxes.{box.name}.font")
-        size = self._length(box, "size", ctx, 9.0)
+        size = self._length(box, "size", ctx, _d(box, "size"))
         style = TextStyle(
             family=family, size=size,
             min_size=self._length(box, "min_size", ctx, min(size, 6.5)),
-            leading=float(box.props.get("leading", 1.2)),
-            color=self._colour(box, "color", ctx, "#1A1A1A") or INK_DARK,
-            align=str(box.props.get("align", "left")),
-            valign=str(box.props.get("valign", "top")),
+            leading=float(box.props.get("leading", _d(box, "leading"))),
+            color=self._colour(box, "color", ctx, _d(box, "color")) or INK_DARK,
+            align=str(box.props.get("align", _d(box, "align"))),
+            valign=str(box.props.get("valign", _d(box, "valign"))),
             icon_color=self._colour(box, "icon_color", ctx),
-            icon_scale=float(box.props.get("icon_scale", 1.0)),
-            tracking=self._length(box, "tracking", ctx, 0.0),
-            upper=bool(box.props.get("upper", False)))
+            icon_scale=float(box.props.get("icon_scale", _d(box, "icon_scale"))),
+            tracking=self._length(box, "tracking", ctx, _d(box, "tracking")),
+            upper=bool(box.props.get("upper", _d(box, "upper"))))
         rotate = float(self._plain(box, "rotate", ctx, 0) or 0)
         fw, fh = (h, w) if rotate % 180 == 90 else (w, h)
         fitted = fit_markup(markup, fw, fh, style, self.art, where=box.source,
                             line=box.line_of("text"), field=f"boxes.{box.name}")
         return Op("text", x, y, w, h, (fitted, rotate))
+
+
+def _d(box: Box, prop: str) -> Any:
+    """A property's default, from the box types' spec (``specs/boxes.yaml``)."""
+    return default(box.type, prop)
 
 
 def _dash(value: Any) -> tuple[float, ...]:

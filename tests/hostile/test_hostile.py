@@ -192,7 +192,7 @@ CASES = [
     Case("length-without-unit", replace(LAYOUT, "width: 57.5mm", "width: 57.5"),
          1, at(LAYOUT, "width: 57.5"), "has no unit"),
     Case("layout-path-traversal", replace("pack.yaml", "front: project", "front: ../../canary"),
-         1, at("pack.yaml", "../../canary"), "must match"),
+         1, at("pack.yaml", "../../canary"), "must be lowercase words joined by hyphens"),
     Case("font-outside-pack", replace("fonts/fonts.yaml", "regular: OpenSans-Regular.ttf",
                                       "regular: ../../canary.txt"),
          1, at("fonts/fonts.yaml", "canary"), "'..'"),

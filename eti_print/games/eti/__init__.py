@@ -61,6 +61,26 @@ class Eti(Game):
         from .booklet import cards_element
         return {"cards": cards_element(ctx)}
 
+    def template_help(self) -> dict[str, str]:
+        return {
+            "db": "The whole database as the rules engine sees it (fields, threats, projects...).",
+            "rules": "The rules engine for worked examples: rules.example('10 spy x2'), "
+                     "rules.safe(n), rules.bank(bank, total)...; rules.rules, the constants.",
+            "constants": "The rulebook's rule constants (cards/game.yaml).",
+            "game": "game.data_ports, game.lengths and game.free_upgrades.",
+            "fields": "The fields of study by id.",
+            "threats": "The alien threats by id.",
+            "traits": "The human and alien traits by id.",
+        }
+
+    def document_element_help(self) -> dict[str, str]:
+        return {"cards": "A row of research cards scored (or, mode=attack, attacked) by the "
+                         "rules engine: queue=, immune=, tactics=, highlight=, base=."}
+
+    def settings_schemas(self) -> dict[str, tuple[str, Any]]:
+        from .boards import SCHEMAS
+        return {"boards": ("templates/boards/boards.yaml", SCHEMAS / "boards.yaml")}
+
     def add_commands(self, subparsers: Any) -> None:
         from .commands import add_commands
         add_commands(self, subparsers)
