@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -15,6 +16,7 @@ from pathlib import Path
 from . import __version__
 from .errors import EtiError, InputError, UsageError
 from .pack import choose_pack, pack_help
+from .suggest import did_you_mean
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -31,7 +33,20 @@ class _Parser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
-        raise UsageError(message)
+        raise UsageError(_with_suggestion(message))
+
+
+_CHOICE_RE = re.compile(r"invalid choice: '?(?P<word>[^'\s]*)'? \(choose from (?P<choices>.*)\)$")
+
+
+def _with_suggestion(message: str) -> str:
+    """argparse's "invalid choice" with the nearest choice: ``did you mean build?``."""
+    m = _CHOICE_RE.search(message)
+    if not m:
+        return message
+    choices = [c.strip().strip("'") for c in m.group("choices").split(",")]
+    hint = did_you_mean(m.group("word"), choices)
+    return f"{message}; {hint}" if hint else message
 
 
 def _paper(value: str) -> str:
