@@ -96,3 +96,102 @@ def test_an_unquoted_colon_in_card_text_gets_a_quoting_hint(tmp_path: Path, caps
     assert f"cards/events.yaml:{line}:" in err and "YAML syntax error: mapping values" in err
     assert ('(hint: a ": " inside a value needs the value in quotes: '
             'title: "Draw 2 cards: then discard")') in err
+
+
+# --- -q and -v anywhere -----------------------------------------------------------
+
+
+def _sci_tech(tmp_path: Path, print_section: str = "") -> Path:
+    from conftest import PACKS
+    pack = copy_pack(tmp_path / "st", Path(PACKS["sci-tech"]))
+    if print_section:
+        with open(pack / "pack.yaml", "a", encoding="utf-8") as f:
+            f.write(print_section)
+    return pack
+
+
+def test_quiet_anywhere_prints_nothing_on_success(tmp_path: Path, capsys) -> None:
+    pack = _sci_tech(tmp_path)
+    for argv in (["-q", "validate", str(pack)], ["validate", "-q", str(pack)],
+                 ["validate", str(pack), "--quiet"],
+                 ["build", str(pack), "--out", str(tmp_path / "o"), "-q"]):
+        assert main(argv) == 0, argv
+        captured = capsys.readouterr()
+        assert captured.out == "" and captured.err == "", argv
+
+
+def test_verbose_anywhere_says_where_each_print_option_is_set(tmp_path: Path, capsys) -> None:
+    pack = _sci_tech(tmp_path, "print: {paper: letter}\n")
+    line = line_of(pack / "pack.yaml", "print: {paper: letter}")
+    assert main(["build", str(pack), "--duplex", "short", "--out", str(tmp_path / "o"),
+                 "-v"]) == 0
+    out = capsys.readouterr().out
+    assert (f"print options: paper letter (pack.yaml:{line}), duplex short (the command line), "
+            "back_offset 0,0 (the default), ink_saver no (the default)") in out.splitlines()
+
+
+def test_verbose_lists_every_problem(tmp_path: Path, capsys) -> None:
+    from eti_print.errors import PROBLEM_CAP
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / "cards/projects.yaml", "    fame: ", "    fam: ", count=-1)
+    assert main(["validate", str(pack)]) == 1
+    short = capsys.readouterr().err.splitlines()
+    assert len(short) == PROBLEM_CAP + 2 and short[-2].startswith("... and ")
+    assert main(["validate", str(pack), "-v"]) == 1
+    full = capsys.readouterr().err.splitlines()
+    assert len(full) > PROBLEM_CAP + 2 and not any(x.startswith("... and ") for x in full)
+    assert full[-1] == short[-1]
+
+
+def test_quiet_and_verbose_together_is_a_usage_error(capsys) -> None:
+    assert main(["validate", "-q", "-v"]) == 2
+    assert "-q and -v do not go together" in capsys.readouterr().err
+
+
+# --- print defaults in pack.yaml --------------------------------------------------
+
+
+def _options(out: Path, slug: str = "sci-tech") -> dict:
+    import json
+    manifest = next(out.glob(f"{slug}-manifest*.json"))
+    return json.loads(manifest.read_text(encoding="utf-8"))["options"]
+
+
+def test_pack_yaml_print_defaults_apply(tmp_path: Path) -> None:
+    pack = _sci_tech(tmp_path, 'print: {paper: letter, duplex: short, back_offset: "0.5,-1", '
+                               'ink_saver: true}\n')
+    assert main(["build", str(pack), "--out", str(tmp_path / "o"), "-q"]) == 0
+    assert _options(tmp_path / "o") == {"paper": "letter", "duplex": "short",
+                                        "back_offset_mm": [0.5, -1.0], "ink_saver": True,
+                                        "booklet": False}
+
+
+def test_the_command_line_overrides_pack_yaml(tmp_path: Path) -> None:
+    pack = _sci_tech(tmp_path, 'print: {paper: letter, duplex: short, back_offset: "0.5,-1"}\n')
+    assert main(["build", str(pack), "--out", str(tmp_path / "o"), "-q", "--paper", "a4",
+                 "--duplex", "none", "--back-offset", "0,0", "--ink-saver"]) == 0
+    assert _options(tmp_path / "o") == {"paper": "a4", "duplex": "none",
+                                        "back_offset_mm": [0.0, 0.0], "ink_saver": True,
+                                        "booklet": False}
+
+
+def test_without_either_the_built_in_defaults_apply(tmp_path: Path) -> None:
+    pack = _sci_tech(tmp_path)
+    assert main(["build", str(pack), "--out", str(tmp_path / "o"), "-q"]) == 0
+    assert _options(tmp_path / "o") == {"paper": "a4", "duplex": "long",
+                                        "back_offset_mm": [0.0, 0.0], "ink_saver": False,
+                                        "booklet": False}
+
+
+def test_a_bad_print_default_is_located_in_pack_yaml(tmp_path: Path, capsys) -> None:
+    pack = _sci_tech(tmp_path, 'print:\n  paper: legal\n  back_offset: "30,0"\n')
+    manifest = pack / "pack.yaml"
+    assert main(["validate", str(pack)]) == 1
+    err = capsys.readouterr().err
+    assert f"pack.yaml:{line_of(manifest, 'paper: legal')}:" in err
+    assert "print.paper: must be one of a4, letter (got 'legal')" in err
+    edit(manifest, "paper: legal", "paper: letter")
+    assert main(["build", str(pack), "--out", str(tmp_path / "o")]) == 1
+    err = capsys.readouterr().err
+    assert (f"pack.yaml:{line_of(manifest, 'back_offset')}: print.back_offset: back offset "
+            "must be within 20 mm") in err
