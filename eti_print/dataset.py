@@ -218,7 +218,10 @@ def _check_count(ds: Dataset, ref: str, check: dict, manifest: Document,
         total, what = len(items), "has"
     expected = check.get("equals")
     if expected is not None and total != expected:
-        return [ds.problem(ref, None, f"{what} {total} cards; expected {expected}")]
+        line, _ = manifest.where(here + ("equals",))
+        where = f"{manifest.path}:{line}" if line else manifest.path
+        return [ds.problem(ref, None, f"{what} {total} cards; expected {expected} "
+                                      f"(set at {where})")]
     return []
 
 

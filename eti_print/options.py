@@ -59,8 +59,11 @@ class PrintOptions:
             for key, value in values.items())
 
     def output_name(self, slug: str, stem: str, ext: str = "pdf") -> str:
-        """The file an output is written as: ``SLUG-STEM.EXT``, ``-ink-saver`` marked."""
-        return f"{slug}-{stem}{'-ink-saver' if self.ink_saver else ''}.{ext}"
+        """The file an output is written as: ``SLUG-STEM.EXT``; a paper other than A4
+        marked (``eti-cards-letter.pdf``), so A4 and Letter builds sit side by side in
+        one folder, and ink saver too (``eti-cards-letter-ink-saver.pdf``)."""
+        paper = "" if self.paper == PAPERS[0] else f"-{self.paper}"
+        return f"{slug}-{stem}{paper}{'-ink-saver' if self.ink_saver else ''}.{ext}"
 
 
 def parse_offset(value: str) -> tuple[float, float]:

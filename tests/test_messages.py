@@ -153,7 +153,7 @@ def test_quiet_and_verbose_together_is_a_usage_error(capsys) -> None:
 
 def _options(out: Path, slug: str = "sci-tech") -> dict:
     import json
-    manifest = next(out.glob(f"{slug}-manifest*.json"))
+    manifest = min(out.glob(f"{slug}-manifest*.json"), key=lambda p: len(p.name))
     return json.loads(manifest.read_text(encoding="utf-8"))["options"]
 
 
@@ -195,3 +195,44 @@ def test_a_bad_print_default_is_located_in_pack_yaml(tmp_path: Path, capsys) -> 
     err = capsys.readouterr().err
     assert (f"pack.yaml:{line_of(manifest, 'back_offset')}: print.back_offset: back offset "
             "must be within 20 mm") in err
+
+
+# --- output names carry the paper ---------------------------------------------------
+
+
+def test_output_names_carry_a_paper_other_than_a4() -> None:
+    from eti_print.options import PrintOptions
+    assert PrintOptions().output_name("eti", "cards") == "eti-cards.pdf"
+    assert PrintOptions(paper="letter").output_name("eti", "cards") == "eti-cards-letter.pdf"
+    assert PrintOptions(paper="letter", ink_saver=True).output_name("eti", "manifest", "json") \
+        == "eti-manifest-letter-ink-saver.json"
+
+
+def test_a4_and_letter_builds_sit_side_by_side(tmp_path: Path) -> None:
+    pack = _sci_tech(tmp_path)
+    out = tmp_path / "o"
+    assert main(["build", str(pack), "--out", str(out), "-q"]) == 0
+    assert main(["build", str(pack), "--out", str(out), "-q", "--paper", "letter"]) == 0
+    assert sorted(p.name for p in out.iterdir()) == [
+        "sci-tech-manifest-letter.json", "sci-tech-manifest.json", "sci-tech-markers-letter.pdf",
+        "sci-tech-markers.pdf", "sci-tech-rules-reference-letter.pdf",
+        "sci-tech-rules-reference.pdf"]
+    assert _options(out)["paper"] == "a4"
+    import json
+    letter = json.loads((out / "sci-tech-manifest-letter.json").read_text(encoding="utf-8"))
+    assert letter["options"]["paper"] == "letter"
+    assert {f["file"] for f in letter["files"]} == {"sci-tech-markers-letter.pdf",
+                                                   "sci-tech-rules-reference-letter.pdf"}
+
+
+def test_a_count_check_says_where_its_number_is_set(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path / "pack")
+    events = pack / "cards/events.yaml"
+    text = events.read_text(encoding="utf-8")
+    start = text.index("  - id: the-great-blackout")
+    end = text.index("  - id: ", start + 1)
+    events.write_text(text[:start] + text[end:], encoding="utf-8")
+    line = line_of(pack / "pack.yaml", "{count: events.events, equals: 25}")
+    found = [p for p in problems(pack) if "expected 25" in p]
+    assert found and found[0].endswith(f"events: has 24 cards; expected 25 "
+                                       f"(set at pack.yaml:{line})"), found
