@@ -90,8 +90,13 @@ def _print_options(args: argparse.Namespace):
 
 def _cmd_build(args: argparse.Namespace) -> int:
     from .pipeline import build
-    report = build(args.pack, Path(args.out), _print_options(args),
-                   progress=None if args.quiet else _progress, verbose=args.verbose)
+    progress = None if args.quiet else _reporter()
+    try:
+        report = build(args.pack, Path(args.out), _print_options(args), progress=progress,
+                       verbose=args.verbose)
+    finally:
+        if progress is not None:
+            progress.close()
     if not args.quiet:
         print(report)
     return 0
@@ -117,8 +122,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
     elif args.format in ("csv", "xlsx"):
         raise UsageError("--format for 'export tts' is jpg or png")
     default = "csv" if args.kind == "data" else "jpg"
-    report = export(args.kind, args.pack, Path(args.out), fmt=args.format or default,
-                    base_url=args.base_url, progress=None if args.quiet else _progress)
+    progress = None if args.quiet else _reporter()
+    try:
+        report = export(args.kind, args.pack, Path(args.out), fmt=args.format or default,
+                        base_url=args.base_url, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     if not args.quiet:
         print(report)
     return 0
@@ -136,6 +146,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     import time
 
     from .pack import Pack
+    from .progress import Reporter
     from .watch import watch
     options = _print_options(args)
     root = Pack.open(args.pack).root
@@ -157,7 +168,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
 
     try:
         watch(args.pack, Path(args.out), options, on_build=on_build, debug=args.debug,
-              progress=_progress if args.verbose else None)
+              progress=Reporter(sys.stderr, tty=False) if args.verbose else None)
     except KeyboardInterrupt:
         print("eti-print: stopped watching", file=sys.stderr)
     return 0
@@ -171,8 +182,10 @@ def _choose_pack(args: argparse.Namespace) -> None:
         print(f"eti-print: {choice.notice}", file=sys.stderr, flush=True)
 
 
-def _progress(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+def _reporter():
+    """Progress on stderr: a bar on a terminal, else a plain line per stage."""
+    from .progress import Reporter
+    return Reporter(sys.stderr)
 
 
 def _add_print_options(p: argparse.ArgumentParser) -> None:

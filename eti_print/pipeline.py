@@ -29,6 +29,7 @@ from .manifest import manifest, manifest_name
 from .options import PrintOptions, PrintRequest
 from .output import prepare_dir, source_date_epoch, write_bytes
 from .pack import Pack
+from .progress import advance, start
 
 if TYPE_CHECKING:  # pragma: no cover
     from .jobs import Job
@@ -196,8 +197,10 @@ def resolve(ctx: Context) -> list[tuple[Job, Any]]:
 
 def draw(ctx: Context, plans: list[tuple[Job, Any]], progress: Progress = None) -> list[Output]:
     outputs: list[Output] = []
+    start(progress, len(plans), "jobs")
     for job, plan in plans:
         outputs.extend(job.draw(ctx, plan, progress))
+        advance(progress)
     return _named(outputs)
 
 
@@ -221,11 +224,13 @@ def render(ctx: Context, progress: Progress = None) -> list[Output]:
                     problems.extend(exc.problems)
         if problems:
             raise InputError(combine(problems))
+        start(progress, len(found), "jobs")
         for job in found:
             try:
                 outputs.extend(cache.render(job, ctx, progress))
             except InputError as exc:
                 problems.extend(exc.problems)
+            advance(progress)
     finally:
         cache.end()
     if problems:

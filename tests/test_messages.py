@@ -236,3 +236,68 @@ def test_a_count_check_says_where_its_number_is_set(tmp_path: Path) -> None:
     found = [p for p in problems(pack) if "expected 25" in p]
     assert found and found[0].endswith(f"events: has 24 cards; expected 25 "
                                        f"(set at pack.yaml:{line})"), found
+
+
+# --- progress: a bar on a terminal, plain lines elsewhere ----------------------------
+
+
+class _Terminal:
+    """A stream that says it is a terminal, keeping what is written to it."""
+
+    def __init__(self) -> None:
+        import io
+        self.buffer = io.StringIO()
+
+    def write(self, text: str) -> int:
+        return self.buffer.write(text)
+
+    def flush(self) -> None:
+        pass
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_progress_is_plain_lines_when_not_a_terminal() -> None:
+    import io
+
+    from eti_print.progress import Reporter, advance, start
+    stream = io.StringIO()
+    reporter = Reporter(stream)
+    assert not reporter.tty
+    start(reporter, 3, "faces")
+    reporter("rendering png/a-*.png (3 cards, 3 distinct faces)")
+    advance(reporter, 3)
+    reporter.close()
+    assert stream.getvalue() == "rendering png/a-*.png (3 cards, 3 distinct faces)\n"
+    start(None, 3, "faces")     # no reporter, or one that does not count: nothing happens
+    advance(print)
+
+
+def test_export_png_on_a_terminal_draws_a_bar_over_every_face(tmp_path: Path) -> None:
+    from eti_print.export import export
+    from eti_print.progress import Reporter
+    pack = _sci_tech(tmp_path)
+    terminal = _Terminal()
+    reporter = Reporter(terminal)
+    assert reporter.tty
+    export("png", str(pack), tmp_path / "o", progress=reporter)
+    reporter.close()
+    shown = terminal.buffer.getvalue()
+    assert "\r" in shown and "rendering png/sci-tech-01-markers-*.png" in shown
+    assert "card faces" in shown and "/10 " in shown      # 10 distinct faces in all
+    assert "rendering png/sci-tech-01-markers-*.png (30 cards" not in shown   # details off
+    assert shown.endswith("\r")                # the bar is taken off the terminal at the end
+
+
+def test_build_on_a_terminal_counts_its_jobs(tmp_path: Path) -> None:
+    from eti_print.options import PrintOptions
+    from eti_print.pipeline import build
+    from eti_print.progress import Reporter
+    pack = _sci_tech(tmp_path)
+    terminal = _Terminal()
+    reporter = Reporter(terminal)
+    build(str(pack), tmp_path / "o", PrintOptions(), progress=reporter, cache=None)
+    reporter.close()
+    shown = terminal.buffer.getvalue()
+    assert "rendering sci-tech-markers.pdf" in shown and "/2 " in shown and "jobs" in shown
