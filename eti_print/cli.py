@@ -30,6 +30,9 @@ class _Formatter(argparse.HelpFormatter):
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", _Formatter)
+        if " " in str(kwargs.get("prog") or ""):     # a command's own help
+            kwargs.setdefault("epilog", "-q (print only problems), -v (more detail) and "
+                                        "--debug (tracebacks) go anywhere on the line.")
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]

@@ -291,7 +291,8 @@ SHARED = BuildCache(workers=1, keep=4)
 
 def validate(pack_arg: str | None, cache: BuildCache | None = SHARED) -> str:
     """load + check + resolve (no drawing); a one-line summary, or every problem."""
-    ctx = load_checked(pack_arg, PrintOptions(), cache)
+    # the pack's print: defaults too, so that validate fails exactly when build would
+    ctx = load_checked(pack_arg, PrintRequest(), cache)
     plans = resolve(ctx)
     ds, game = ctx.dataset, ctx.game
     resolved = {d.id: len(d.cards) for job, plan in plans if job.key == "decks"

@@ -301,3 +301,10 @@ def test_build_on_a_terminal_counts_its_jobs(tmp_path: Path) -> None:
     reporter.close()
     shown = terminal.buffer.getvalue()
     assert "rendering sci-tech-markers.pdf" in shown and "/2 " in shown and "jobs" in shown
+
+
+def test_validate_checks_the_pack_yaml_print_defaults_as_build_does(tmp_path: Path,
+                                                                    capsys) -> None:
+    pack = _sci_tech(tmp_path, 'print: {back_offset: "30,0"}\n')
+    assert main(["validate", str(pack)]) == 1
+    assert "print.back_offset: back offset must be within 20 mm" in capsys.readouterr().err
