@@ -308,3 +308,22 @@ def test_validate_checks_the_pack_yaml_print_defaults_as_build_does(tmp_path: Pa
     pack = _sci_tech(tmp_path, 'print: {back_offset: "30,0"}\n')
     assert main(["validate", str(pack)]) == 1
     assert "print.back_offset: back offset must be within 20 mm" in capsys.readouterr().err
+
+
+def test_a_mistyped_field_in_a_template_suggests_the_nearest(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path / "pack")
+    layout = pack / "templates/layouts/event.yaml"
+    edit(layout, 'text: "{{ card.title }}"', 'text: "{{ card.titel }}"')
+    found = [p for p in problems(pack) if "titel" in p]
+    assert found and found[0].startswith(f"templates/layouts/event.yaml:"
+                                         f"{line_of(layout, 'card.titel')}:"), found
+    assert "names available here: card," in found[0]
+    assert "did you mean card.title" in found[0], found
+
+
+def test_a_mistyped_name_in_a_template_suggests_the_nearest(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path / "pack")
+    layout = pack / "templates/layouts/event.yaml"
+    edit(layout, 'text: "{{ card.title }}"', 'text: "{{ crad.title }}"')
+    found = [p for p in problems(pack) if "crad" in p]
+    assert found and "did you mean card?" in found[0], found
