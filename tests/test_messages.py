@@ -327,3 +327,25 @@ def test_a_mistyped_name_in_a_template_suggests_the_nearest(tmp_path: Path) -> N
     edit(layout, 'text: "{{ card.title }}"', 'text: "{{ crad.title }}"')
     found = [p for p in problems(pack) if "crad" in p]
     assert found and "did you mean card?" in found[0], found
+
+
+def test_a_mistyped_data_file_in_pack_yaml_suggests_the_nearest(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / "pack.yaml", "items: [events.events]", "items: [evnts.events]")
+    line = line_of(pack / "pack.yaml", "items: [evnts.events]")
+    found = [p for p in problems(pack) if "no data file 'evnts'" in p]
+    assert found and found[0].startswith(f"pack.yaml:{line}:"), problems(pack)
+    assert found[0].endswith("(hint: did you mean events?)")
+
+
+def test_python_m_eti_print_suggests_a_command_and_exits_2(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root)}
+    result = subprocess.run([sys.executable, "-m", "eti_print", "biuld"], cwd=tmp_path,
+                            capture_output=True, text=True, env=env, timeout=120)
+    assert result.returncode == 2
+    assert result.stderr.rstrip().endswith("did you mean build?") and "Traceback" not in \
+        result.stderr
