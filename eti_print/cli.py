@@ -72,7 +72,7 @@ def _offset(value: str) -> tuple[float, float]:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .pipeline import validate
-    summary = validate(args.pack)
+    summary = validate(args.pack, verbose=args.verbose)
     if not args.quiet:
         print(summary)
     return 0

@@ -289,8 +289,10 @@ def _same_bytes(path: Path, data: bytes) -> bool:
 SHARED = BuildCache(workers=1, keep=4)
 
 
-def validate(pack_arg: str | None, cache: BuildCache | None = SHARED) -> str:
-    """load + check + resolve (no drawing); a one-line summary, or every problem."""
+def validate(pack_arg: str | None, cache: BuildCache | None = SHARED,
+             verbose: bool = False) -> str:
+    """load + check + resolve (no drawing); a one-line summary, or every problem
+    (``verbose``: then the print options checked, and where each is set)."""
     # the pack's print: defaults too, so that validate fails exactly when build would
     ctx = load_checked(pack_arg, PrintRequest(), cache)
     plans = resolve(ctx)
@@ -306,7 +308,8 @@ def validate(pack_arg: str | None, cache: BuildCache | None = SHARED) -> str:
     return (f"{ds.config['name']}: OK - {len(ds.docs)} data files, "
             + (", ".join(counts) if counts else "no decks")
             + (f"; {len(game.rule_names)} consistency rules passed" if game and game.rule_names
-               else ""))
+               else "")
+            + (f"\n{ctx.options.describe()}" if verbose else ""))
 
 
 def build(pack_arg: str | None, out_dir: Path, options: PrintOptions | PrintRequest,

@@ -349,3 +349,11 @@ def test_python_m_eti_print_suggests_a_command_and_exits_2(tmp_path: Path) -> No
     assert result.returncode == 2
     assert result.stderr.rstrip().endswith("did you mean build?") and "Traceback" not in \
         result.stderr
+
+
+def test_validate_verbose_adds_the_print_options(tmp_path: Path, capsys) -> None:
+    pack = _sci_tech(tmp_path, "print: {duplex: none}\n")
+    assert main(["-v", "validate", str(pack)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("Sci-Tech") or ": OK" in out[0]
+    assert out[1].startswith("print options: paper a4 (the default), duplex none (pack.yaml:")
