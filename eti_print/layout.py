@@ -108,7 +108,8 @@ class LayoutLibrary:
             if key not in LAYOUT_KEYS:
                 problems.append(doc.problem(
                     (key,), f"unknown layout key {key!r}", key=True,
-                    hint="layout keys are " + ", ".join(sorted(LAYOUT_KEYS))))
+                    hint=did_you_mean(key, LAYOUT_KEYS)
+                    or "layout keys are " + ", ".join(sorted(LAYOUT_KEYS))))
         boxes: dict[str, Box] = {}
         parent = doc.data.get("extends")
         if parent is not None:

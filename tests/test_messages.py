@@ -357,3 +357,16 @@ def test_validate_verbose_adds_the_print_options(tmp_path: Path, capsys) -> None
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith("Sci-Tech") or ": OK" in out[0]
     assert out[1].startswith("print options: paper a4 (the default), duplex none (pack.yaml:")
+
+
+def test_a_mistyped_box_property_and_layout_key_suggest_the_nearest(tmp_path: Path) -> None:
+    pack = copy_pack(tmp_path / "pack")
+    layout = pack / "templates/layouts/agenda-back.yaml"
+    edit(layout, "font: label", "fnot: label")
+    edit(layout, "boxes:", "boxs:")
+    assert [p for p in problems(pack) if "boxs" in p] == [
+        "templates/layouts/agenda-back.yaml:3:1: boxs: unknown layout key 'boxs' "
+        "(hint: did you mean boxes?)"]
+    edit(layout, "boxs:", "boxes:")
+    assert any("no property 'fnot'" in p and "(hint: did you mean font?)" in p
+               for p in problems(pack)), problems(pack)
