@@ -106,8 +106,11 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from .calibrate import calibrate
-    path = calibrate(Path(args.out), args.paper, args.back_offset)
+    from .calibrate import calibrate, calibration_options
+    options = calibration_options(args.paper, args.back_offset)
+    path = calibrate(Path(args.out), options.paper, options.back_offset)
+    if args.verbose:
+        print(options.describe(("paper", "back_offset")))
     if not args.quiet:
         print(f"wrote {path}")
     return 0
@@ -241,9 +244,12 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("calibrate", help="print a duplex calibration sheet to read --back-offset")
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
-    p.add_argument("--paper", type=_paper, default="a4", help="a4 (default) or letter")
-    p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
-                   help="offset to verify, in mm")
+    p.add_argument("--paper", type=_paper, default=None,
+                   help="a4 or letter (default: the print: paper of the pack.yaml here or "
+                        "above, else a4)")
+    p.add_argument("--back-offset", type=_offset, default=None, metavar="X,Y",
+                   help="offset to verify, in mm (default: the print: back_offset of the "
+                        "pack.yaml here or above, else 0,0)")
     p.set_defaults(handler=_cmd_calibrate)
 
     p = sub.add_parser("export", help="card files for print-on-demand (pdf, png) and "

@@ -49,14 +49,15 @@ class PrintOptions:
         object.__setattr__(self, "back_offset", (x, y))
         object.__setattr__(self, "page", paper_size(self.paper))
 
-    def describe(self) -> str:
-        """The options and where each is set, as ``-v`` shows them."""
+    def describe(self, keys: tuple[str, ...] = ("paper", "duplex", "back_offset",
+                                                "ink_saver")) -> str:
+        """The options (``keys`` of them) and where each is set, as ``-v`` shows them."""
         values = {"paper": self.paper, "duplex": self.duplex,
                   "back_offset": f"{self.back_offset[0]:g},{self.back_offset[1]:g}",
                   "ink_saver": "yes" if self.ink_saver else "no"}
         return "print options: " + ", ".join(
             f"{key} {value} ({self.origins.get(key, 'the default')})"
-            for key, value in values.items())
+            for key, value in values.items() if key in keys)
 
     def output_name(self, slug: str, stem: str, ext: str = "pdf") -> str:
         """The file an output is written as: ``SLUG-STEM.EXT``; a paper other than A4

@@ -370,3 +370,20 @@ def test_a_mistyped_box_property_and_layout_key_suggest_the_nearest(tmp_path: Pa
     edit(layout, "boxs:", "boxes:")
     assert any("no property 'fnot'" in p and "(hint: did you mean font?)" in p
                for p in problems(pack)), problems(pack)
+
+
+def test_calibrate_takes_the_paper_and_offset_of_the_pack_it_stands_in(
+        tmp_path: Path, monkeypatch, capsys) -> None:
+    pack = _sci_tech(tmp_path, 'print: {paper: letter, back_offset: "0.5,-1"}\n')
+    line = line_of(pack / "pack.yaml", "print: {paper: letter")
+    monkeypatch.chdir(pack)
+    assert main(["calibrate", "--out", str(tmp_path / "o"), "-v"]) == 0
+    out = capsys.readouterr().out
+    assert (f"print options: paper letter (pack.yaml:{line}), back_offset 0.5,-1 "
+            f"(pack.yaml:{line})") in out
+    assert (tmp_path / "o/calibration-letter.pdf").is_file()
+    assert main(["calibrate", "--out", str(tmp_path / "o"), "--paper", "a4", "-v"]) == 0
+    assert "paper a4 (the command line)" in capsys.readouterr().out
+    monkeypatch.chdir(tmp_path)                  # no pack.yaml here or above: built in
+    assert main(["calibrate", "--out", str(tmp_path / "o"), "-v"]) == 0
+    assert "paper a4 (the default), back_offset 0,0 (the default)" in capsys.readouterr().out
