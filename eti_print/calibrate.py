@@ -18,6 +18,7 @@ from __future__ import annotations
 import io
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from reportlab.lib.utils import simpleSplit
 from reportlab.pdfgen.canvas import Canvas
@@ -291,3 +292,22 @@ def calibrate(out_dir: Path, paper: str, offset: tuple[float, float]) -> Path:
     render_calibration(target, paper=paper, fonts=fonts,
                        back_offset=(mm(offset[0]), mm(offset[1])))
     return target
+
+
+def calibration_options(paper: str | None, offset: tuple[float, float] | None,
+                        start: str | Path | None = None) -> Any:
+    """The sheet's paper and back offset: the command line's; else the ``print:``
+    defaults of the pack the working folder (``start``) is in; else A4 and 0,0."""
+    from .options import PrintRequest
+    from .pack import find_pack
+    from .yamlload import load
+    defaults: dict[str, Any] = {}
+    lines: dict[str, int | None] = {}
+    root = find_pack(start) if paper is None or offset is None else None
+    if root is not None:
+        doc = load(root / "pack.yaml", "pack.yaml")
+        section = doc.data.get("print") if isinstance(doc.data, dict) else None
+        if isinstance(section, dict):
+            defaults = {k: v for k, v in section.items() if k in ("paper", "back_offset")}
+            lines = {k: doc.where(("print", k))[0] for k in defaults}
+    return PrintRequest(paper=paper, back_offset=offset).resolve(defaults, "pack.yaml", lines)

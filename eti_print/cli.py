@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from . import __version__
-from .errors import EtiError, InputError, UsageError
+from .errors import PROBLEM_CAP, EtiError, InputError, UsageError
 from .pack import choose_pack, pack_help
+from .suggest import did_you_mean
 
 
 class _Formatter(argparse.HelpFormatter):
@@ -28,10 +30,26 @@ class _Formatter(argparse.HelpFormatter):
 class _Parser(argparse.ArgumentParser):
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("formatter_class", _Formatter)
+        if " " in str(kwargs.get("prog") or ""):     # a command's own help
+            kwargs.setdefault("epilog", "-q (print only problems), -v (more detail) and "
+                                        "--debug (tracebacks) go anywhere on the line.")
         super().__init__(*args, **kwargs)
 
     def error(self, message: str):  # type: ignore[override]
-        raise UsageError(message)
+        raise UsageError(_with_suggestion(message))
+
+
+_CHOICE_RE = re.compile(r"invalid choice: '?(?P<word>[^'\s]*)'? \(choose from (?P<choices>.*)\)$")
+
+
+def _with_suggestion(message: str) -> str:
+    """argparse's "invalid choice" with the nearest choice: ``did you mean build?``."""
+    m = _CHOICE_RE.search(message)
+    if not m:
+        return message
+    choices = [c.strip().strip("'") for c in m.group("choices").split(",")]
+    hint = did_you_mean(m.group("word"), choices)
+    return f"{message}; {hint}" if hint else message
 
 
 def _paper(value: str) -> str:
@@ -54,8 +72,9 @@ def _offset(value: str) -> tuple[float, float]:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .pipeline import validate
-    summary = validate(args.pack)
-    print(summary)
+    summary = validate(args.pack, verbose=args.verbose)
+    if not args.quiet:
+        print(summary)
     return 0
 
 
@@ -80,24 +99,34 @@ def _cmd_schema(args: argparse.Namespace) -> int:
 
 
 def _print_options(args: argparse.Namespace):
-    from .options import PrintOptions
-    return PrintOptions(paper=args.paper, duplex=args.duplex, back_offset=args.back_offset,
+    """What the command line says; pack.yaml's ``print:`` and the defaults fill the rest."""
+    from .options import PrintRequest
+    return PrintRequest(paper=args.paper, duplex=args.duplex, back_offset=args.back_offset,
                         ink_saver=args.ink_saver, booklet=getattr(args, "booklet", False))
 
 
 def _cmd_build(args: argparse.Namespace) -> int:
     from .pipeline import build
-    report = build(args.pack, Path(args.out), _print_options(args),
-                   progress=None if args.quiet else _progress)
+    progress = None if args.quiet else _reporter()
+    try:
+        report = build(args.pack, Path(args.out), _print_options(args), progress=progress,
+                       verbose=args.verbose)
+    finally:
+        if progress is not None:
+            progress.close()
     if not args.quiet:
         print(report)
     return 0
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
-    from .calibrate import calibrate
-    path = calibrate(Path(args.out), args.paper, args.back_offset)
-    print(f"wrote {path}")
+    from .calibrate import calibrate, calibration_options
+    options = calibration_options(args.paper, args.back_offset)
+    path = calibrate(Path(args.out), options.paper, options.back_offset)
+    if args.verbose:
+        print(options.describe(("paper", "back_offset")))
+    if not args.quiet:
+        print(f"wrote {path}")
     return 0
 
 
@@ -113,8 +142,13 @@ def _cmd_export(args: argparse.Namespace) -> int:
     elif args.format in ("csv", "xlsx"):
         raise UsageError("--format for 'export tts' is jpg or png")
     default = "csv" if args.kind == "data" else "jpg"
-    report = export(args.kind, args.pack, Path(args.out), fmt=args.format or default,
-                    base_url=args.base_url, progress=None if args.quiet else _progress)
+    progress = None if args.quiet else _reporter()
+    try:
+        report = export(args.kind, args.pack, Path(args.out), fmt=args.format or default,
+                        base_url=args.base_url, progress=progress)
+    finally:
+        if progress is not None:
+            progress.close()
     if not args.quiet:
         print(report)
     return 0
@@ -122,7 +156,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
 
 def _cmd_import(args: argparse.Namespace) -> int:
     from .export.data import import_data
-    print(import_data(args.file, args.into, args.pack))
+    report = import_data(args.file, args.into, args.pack)
+    if not args.quiet:
+        print(report)
     return 0
 
 
@@ -130,6 +166,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     import time
 
     from .pack import Pack
+    from .progress import Reporter
     from .watch import watch
     options = _print_options(args)
     root = Pack.open(args.pack).root
@@ -150,7 +187,8 @@ def _cmd_watch(args: argparse.Namespace) -> int:
         print(f"[{stamp}] {trigger}{last}", file=sys.stderr, flush=True)
 
     try:
-        watch(args.pack, Path(args.out), options, on_build=on_build, debug=args.debug)
+        watch(args.pack, Path(args.out), options, on_build=on_build, debug=args.debug,
+              progress=Reporter(sys.stderr, tty=False) if args.verbose else None)
     except KeyboardInterrupt:
         print("eti-print: stopped watching", file=sys.stderr)
     return 0
@@ -164,20 +202,27 @@ def _choose_pack(args: argparse.Namespace) -> None:
         print(f"eti-print: {choice.notice}", file=sys.stderr, flush=True)
 
 
-def _progress(message: str) -> None:
-    print(message, file=sys.stderr, flush=True)
+def _reporter():
+    """Progress on stderr: a bar on a terminal, else a plain line per stage."""
+    from .progress import Reporter
+    return Reporter(sys.stderr)
 
 
 def _add_print_options(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--paper", type=_paper, default="a4", help="a4 (default) or letter")
-    p.add_argument("--duplex", choices=("long", "short", "none"), default="long",
-                   help="flip edge for double-sided printing: long (default; backs mirrored "
-                        "left to right), short (rows reversed) or none (backs on separate sheets)")
-    p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
+    # None: not given, so pack.yaml's print: (then the built-in default) decides
+    p.add_argument("--paper", type=_paper, default=None,
+                   help="a4 or letter (default: pack.yaml's print: paper, else a4)")
+    p.add_argument("--duplex", choices=("long", "short", "none"), default=None,
+                   help="flip edge for double-sided printing: long (backs mirrored left to "
+                        "right), short (rows reversed) or none (backs on separate sheets); "
+                        "default: pack.yaml's print: duplex, else long")
+    p.add_argument("--back-offset", type=_offset, default=None, metavar="X,Y",
                    help="shift back sheets by X,Y mm to correct printer drift "
-                        "(read it from 'eti-print calibrate')")
-    p.add_argument("--ink-saver", action="store_true",
-                   help="light backgrounds and no full-bleed colour, for home printers")
+                        "(read it from 'eti-print calibrate'; default: pack.yaml's print: "
+                        "back_offset, else 0,0)")
+    p.add_argument("--ink-saver", action="store_true", default=None,
+                   help="light backgrounds and no full-bleed colour, for home printers "
+                        "(default: pack.yaml's print: ink_saver)")
 
 
 def make_parser() -> argparse.ArgumentParser:
@@ -185,7 +230,12 @@ def make_parser() -> argparse.ArgumentParser:
                      description="Print-and-play cards, boards, tokens and rules reference "
                                  "for E.T.I.: Estimated Time to Invasion (and other packs).")
     parser.add_argument("--version", action="version", version=f"eti-print {__version__}")
-    parser.add_argument("--debug", action="store_true", help="show tracebacks")
+    parser.add_argument("--debug", action="store_true", help="show tracebacks (anywhere)")
+    parser.add_argument("-q", "--quiet", action="store_true",
+                        help="print only problems (anywhere on the command line)")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="more detail: where each print option is set, every problem "
+                             "(anywhere on the command line)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
 
     p = sub.add_parser("validate", help="check a pack's data and print a summary")
@@ -222,7 +272,6 @@ def make_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("build", help="render every PDF of a pack into the output folder")
     p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
-    p.add_argument("--quiet", action="store_true", help="print nothing on success")
     p.add_argument("--booklet", action="store_true",
                    help="impose the rules reference two pages to a landscape sheet in "
                         "saddle-stitch order, to fold into a booklet")
@@ -231,9 +280,12 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("calibrate", help="print a duplex calibration sheet to read --back-offset")
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
-    p.add_argument("--paper", type=_paper, default="a4", help="a4 (default) or letter")
-    p.add_argument("--back-offset", type=_offset, default=(0.0, 0.0), metavar="X,Y",
-                   help="offset to verify, in mm")
+    p.add_argument("--paper", type=_paper, default=None,
+                   help="a4 or letter (default: the print: paper of the pack.yaml here or "
+                        "above, else a4)")
+    p.add_argument("--back-offset", type=_offset, default=None, metavar="X,Y",
+                   help="offset to verify, in mm (default: the print: back_offset of the "
+                        "pack.yaml here or above, else 0,0)")
     p.set_defaults(handler=_cmd_calibrate)
 
     p = sub.add_parser("export", help="card files for print-on-demand (pdf, png) and "
@@ -253,7 +305,6 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", default=None, metavar="URL",
                    help="tts only: where the images will be uploaded; the saved object's "
                         "image URLs become URL/<file> (default: file:/// paths on this computer)")
-    p.add_argument("--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=_cmd_export)
 
     p = sub.add_parser("import", help="write a spreadsheet's rows back into a YAML data file")
@@ -269,7 +320,6 @@ def make_parser() -> argparse.ArgumentParser:
                                      "fonts or art")
     p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
-    p.add_argument("--quiet", action="store_true", help="print only problems")
     p.add_argument("--booklet", action="store_true",
                    help="impose the rules reference for saddle stitching (as build --booklet)")
     _add_print_options(p)
@@ -281,17 +331,24 @@ def make_parser() -> argparse.ArgumentParser:
     return parser
 
 
+#: Options of the main parser that may stand anywhere on the command line.
+_ANYWHERE = ("--debug", "-q", "--quiet", "-v", "--verbose")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
-    # --debug is accepted anywhere before a "--": after the command as well as before it
+    # --debug, -q and -v are accepted anywhere before a "--": after the command as well
+    # as before it (they are the main parser's, so they move to the front)
     end = argv.index("--") if "--" in argv else len(argv)
-    debug = "--debug" in argv[:end]
-    if debug:
-        argv = [a for a in argv[:end] if a != "--debug"] + argv[end:]
-        argv.insert(0, "--debug")
+    moved = [a for a in argv[:end] if a in _ANYWHERE]
+    argv = moved + [a for a in argv[:end] if a not in _ANYWHERE] + argv[end:]
+    debug = "--debug" in moved
+    verbose = "-v" in moved or "--verbose" in moved
     parser = make_parser()
     try:
         args = parser.parse_args(argv)
+        if args.quiet and args.verbose:
+            raise UsageError("-q and -v do not go together")
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2
@@ -306,7 +363,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except InputError as exc:
         if debug:
             raise
-        for line in exc.lines():
+        for line in exc.lines(cap=len(exc.problems) if verbose else PROBLEM_CAP):
             print(line, file=sys.stderr)
         print(f"eti-print: {len(exc.problems)} problem{'s' if len(exc.problems) != 1 else ''}"
               f" found", file=sys.stderr)

@@ -168,12 +168,14 @@ def run_checks(ds: Dataset) -> list[Problem]:
             for n, ref in enumerate(part.get("items") or ()):
                 if ref.split(".")[0] not in ds.docs:
                     problems.append(manifest.problem(here + ("items", n),
-                                                     f"no data file {ref.split('.')[0]!r}"))
+                                                     f"no data file {ref.split('.')[0]!r}",
+                                             hint=_data_hint(ds, ref.split('.')[0])))
     for index, board in enumerate(ds.config.get("boards") or []):
         ref = board.get("for_each")
         if ref is not None and ref.split(".")[0] not in ds.docs:
             problems.append(manifest.problem(("boards", index, "for_each"),
-                                             f"no data file {ref.split('.')[0]!r}"))
+                                             f"no data file {ref.split('.')[0]!r}",
+                                             hint=_data_hint(ds, ref.split('.')[0])))
         elif "as" in board and ref is None:
             problems.append(manifest.problem(("boards", index, "as"), "as: names the item of "
                                              "for_each, and the board has no for_each"))
@@ -191,7 +193,8 @@ def run_checks(ds: Dataset) -> list[Problem]:
         for n, ref in enumerate(piece.get("items") or ()):
             if ref.split(".")[0] not in ds.docs:
                 problems.append(manifest.problem(here + ("items", n),
-                                                 f"no data file {ref.split('.')[0]!r}"))
+                                                 f"no data file {ref.split('.')[0]!r}",
+                                             hint=_data_hint(ds, ref.split('.')[0])))
     for index, check in enumerate(ds.config.get("checks") or []):
         here = ("checks", index)
         kinds = [k for k in CHECK_KINDS if k in check]
@@ -204,13 +207,19 @@ def run_checks(ds: Dataset) -> list[Problem]:
         name = ref.split(".")[0]
         if name not in ds.docs:
             problems.append(manifest.problem(here + (kind,), f"no data file {name!r}",
-                                             hint="data files are " + ", ".join(ds.docs)))
+                                             hint=_data_hint(ds, name)))
             continue
         if kind != "count" and "key" not in check:
             problems.append(manifest.problem(here, f"a {kind} check needs a key"))
             continue
         problems.extend(_CHECKS[kind](ds, ref, check, manifest, here))
     return problems
+
+
+def _data_hint(ds: Dataset, name: str) -> str:
+    """The nearest data file to a misspelt one, else the list of them."""
+    from .suggest import did_you_mean
+    return did_you_mean(name, ds.docs) or "data files are " + ", ".join(ds.docs)
 
 
 def _check_count(ds: Dataset, ref: str, check: dict, manifest: Document,
@@ -224,8 +233,9 @@ def _check_count(ds: Dataset, ref: str, check: dict, manifest: Document,
     expected = check.get("equals")
     if expected is not None and total != expected:
         line, _ = manifest.where(here + ("equals",))
+        where = f"{manifest.path}:{line}" if line else manifest.path
         return [ds.problem(ref, None, f"{what} {total} cards; expected {expected} "
-                                      f"(set at {manifest.path}:{line})")]
+                                      f"(set at {where})")]
     return []
 
 
@@ -251,7 +261,8 @@ def _check_ref(ds: Dataset, ref: str, check: dict, manifest: Document,
                here: tuple) -> list[Problem]:
     target = check.get("to", "")
     if target.split(".")[0] not in ds.docs:
-        return [manifest.problem(here + ("to",), f"no data file {target.split('.')[0]!r}")]
+        return [manifest.problem(here + ("to",), f"no data file {target.split('.')[0]!r}",
+                                 hint=_data_hint(ds, target.split('.')[0]))]
     ids = set(ds.by_id(target))
     key = check["key"]
     problems = []

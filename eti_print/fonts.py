@@ -25,6 +25,7 @@ from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from .errors import InputError, Problem, fail
 from .pack import Pack, confine, default_pack_root
+from .suggest import did_you_mean
 from .yamlload import load
 
 FACES = ("regular", "bold", "italic", "bold_italic")
@@ -65,7 +66,8 @@ class FontSet:
             return self.families[role]
         except KeyError:
             raise fail(f"unknown font {role!r}", path=where, line=line, field=field,
-                       hint="fonts are " + ", ".join(sorted(self.families))) from None
+                       hint=did_you_mean(role, self.families)
+                       or "fonts are " + ", ".join(sorted(self.families))) from None
 
     def covers(self, font_name: str, text: str) -> set[str]:
         """The characters of ``text`` that ``font_name`` has no glyph for."""
@@ -114,6 +116,15 @@ def _font_file(pack: Pack, folder: Path, ref: str, shown: str, line: int | None,
     shared = pack.shared_fonts_dir
     if shared is not None and not (pack.fonts_dir / ref).exists() and (shared / ref).is_file():
         return confine(shared, ref, where=shown, line=line, field=field)
+    if "/" not in ref and not (pack.fonts_dir / ref).exists():
+        try:
+            known = [p.name for p in pack.fonts_dir.iterdir()
+                     if p.suffix.lower() in (".ttf", ".otf")]
+        except OSError:
+            known = []
+        near = did_you_mean(ref, known)
+        if near:
+            raise fail(f"file not found: {ref}", path=shown, line=line, field=field, hint=near)
     return confine(pack.root, ref, "fonts", where=shown, line=line, field=field)
 
 
@@ -136,7 +147,8 @@ def load_fonts(pack: Pack) -> FontSet:
         for face, ref in faces.items():
             if face not in FACES:
                 problems.append(doc.problem(("fonts", role, face), f"unknown face {face!r}",
-                                            key=True, hint="faces are " + ", ".join(FACES)))
+                                            key=True, hint=did_you_mean(face, FACES)
+                                            or "faces are " + ", ".join(FACES)))
                 continue
             line, _ = doc.where(("fonts", role, face))
             try:

@@ -20,6 +20,7 @@ import yaml
 
 from .errors import InputError, Problem
 from .pack import Pack, confine
+from .suggest import did_you_mean
 from .units import to_points
 from .yamlload import Document, load
 
@@ -129,6 +130,13 @@ class LayoutLibrary:
     folder: str = "templates/layouts"   # pack-relative folder of the layout files
     _cache: dict[str, Layout] = field(default_factory=dict)
 
+    def names(self) -> list[str]:
+        """The layouts of the pack: the names of ``templates/layouts/*.yaml``."""
+        try:
+            return sorted(p.stem for p in (self.pack.root / self.folder).glob("*.yaml"))
+        except OSError:
+            return []
+
     def get(self, name: str, where: str | None = None, line: int | None = None,
             field_name: str | None = None) -> Layout:
         if name not in self._cache:
@@ -141,6 +149,14 @@ class LayoutLibrary:
             raise InputError(Problem("layouts extend each other in a cycle: "
                                      + " -> ".join(chain + (name,)), where, line,
                                      field=field_name))
+        if isinstance(name, str) and not chain and "/" not in name \
+                and not (self.pack.root / self.folder / f"{name}.yaml").exists():
+            known = self.names()
+            near = did_you_mean(name, known)
+            raise InputError(Problem(
+                f"no layout {name!r} (no {self.folder}/{name}.yaml)", where, line,
+                field=field_name, hint=near or ("layouts are " + ", ".join(known) if known
+                                                else f"write {self.folder}/{name}.yaml")))
         # named in full (templates/layouts/NAME.yaml): a missing layout says where it goes
         path = confine(self.pack.root, f"{self.folder}/{name}.yaml", where=where,
                        line=line, field=field_name)
@@ -153,7 +169,8 @@ class LayoutLibrary:
             if key not in LAYOUT_KEYS:
                 problems.append(doc.problem(
                     (key,), f"unknown layout key {key!r}", key=True,
-                    hint="layout keys are " + ", ".join(sorted(LAYOUT_KEYS))))
+                    hint=did_you_mean(key, LAYOUT_KEYS)
+                    or "layout keys are " + ", ".join(sorted(LAYOUT_KEYS))))
         boxes: dict[str, Box] = {}
         parent = doc.data.get("extends")
         if parent is not None:
@@ -188,14 +205,16 @@ def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
     box_type = props.get("type", base.type if base else None)
     if box_type not in BOX_PROPS:
         raise InputError(doc.problem(here + ("type",), f"unknown box type {box_type!r}",
-                                     hint="types are " + ", ".join(BOX_PROPS)))
+                                     hint=did_you_mean(box_type, BOX_PROPS)
+                                     or "types are " + ", ".join(BOX_PROPS)))
     allowed = BOX_PROPS[box_type]
     for key, value in props.items():
         line, _ = doc.where(here + (key,), key=True)
         if key not in allowed:
             problems.append(doc.problem(here + (key,), f"{box_type} boxes have no property "
                                         f"{key!r}", key=True,
-                                        hint="accepted: " + ", ".join(sorted(allowed))))
+                                        hint=did_you_mean(key, allowed)
+                                        or "accepted: " + ", ".join(sorted(allowed))))
             continue
         if key in LENGTHS and not is_template(value):
             try:

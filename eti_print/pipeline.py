@@ -26,9 +26,10 @@ from .context import Context, Output, Progress
 from .dataset import Dataset, load_dataset, run_checks
 from .errors import InputError, Problem, combine
 from .manifest import manifest, manifest_name
-from .options import PrintOptions
+from .options import PrintOptions, PrintRequest
 from .output import prepare_dir, source_date_epoch, write_bytes
 from .pack import Pack
+from .progress import advance, start
 
 if TYPE_CHECKING:  # pragma: no cover
     from .jobs import Job
@@ -52,7 +53,15 @@ def pack_game(ds: Dataset) -> Any:
 # load
 
 
-def load(pack_arg: str | None, options: PrintOptions, cache: Any = None) -> Context:
+def print_options(ds: Dataset, request: PrintRequest) -> PrintOptions:
+    """The command line's options, the rest from pack.yaml's ``print:``, else built in."""
+    defaults = ds.config.get("print") or {}
+    lines = {key: ds.manifest.where(("print", key))[0] for key in defaults}
+    return request.resolve(defaults, ds.manifest.path, lines)
+
+
+
+def load(pack_arg: str | None, options: PrintOptions | PrintRequest, cache: Any = None) -> Context:
     """Read the whole pack; raise every problem of the data and the resources at once."""
     from .art import ArtLibrary
     from .fonts import load_fonts
@@ -61,6 +70,8 @@ def load(pack_arg: str | None, options: PrintOptions, cache: Any = None) -> Cont
     from .templating import TemplateEnv
     pack = Pack.open(pack_arg)
     ds = load_dataset(pack, checks=False)      # schema problems stop here: nothing to check
+    if isinstance(options, PrintRequest):
+        options = print_options(ds, options)
     problems: list[Problem] = []
     game = model = None
     try:
@@ -138,7 +149,8 @@ def check_entries(ctx: Context) -> list[Problem]:
     return problems
 
 
-def load_checked(pack_arg: str | None, options: PrintOptions, cache: Any = None) -> Context:
+def load_checked(pack_arg: str | None, options: PrintOptions | PrintRequest,
+                 cache: Any = None) -> Context:
     """load + check: a context whose data and entries are known good."""
     ctx = load(pack_arg, options, cache)
     problems = check(ctx)
@@ -185,8 +197,10 @@ def resolve(ctx: Context) -> list[tuple[Job, Any]]:
 
 def draw(ctx: Context, plans: list[tuple[Job, Any]], progress: Progress = None) -> list[Output]:
     outputs: list[Output] = []
+    start(progress, len(plans), "jobs")
     for job, plan in plans:
         outputs.extend(job.draw(ctx, plan, progress))
+        advance(progress)
     return _named(outputs)
 
 
@@ -210,11 +224,13 @@ def render(ctx: Context, progress: Progress = None) -> list[Output]:
                     problems.extend(exc.problems)
         if problems:
             raise InputError(combine(problems))
+        start(progress, len(found), "jobs")
         for job in found:
             try:
                 outputs.extend(cache.render(job, ctx, progress))
             except InputError as exc:
                 problems.extend(exc.problems)
+            advance(progress)
     finally:
         cache.end()
     if problems:
@@ -273,9 +289,12 @@ def _same_bytes(path: Path, data: bytes) -> bool:
 SHARED = BuildCache(workers=1, keep=4)
 
 
-def validate(pack_arg: str | None, cache: BuildCache | None = SHARED) -> str:
-    """load + check + resolve (no drawing); a one-line summary, or every problem."""
-    ctx = load_checked(pack_arg, PrintOptions(), cache)
+def validate(pack_arg: str | None, cache: BuildCache | None = SHARED,
+             verbose: bool = False) -> str:
+    """load + check + resolve (no drawing); a one-line summary, or every problem
+    (``verbose``: then the print options checked, and where each is set)."""
+    # the pack's print: defaults too, so that validate fails exactly when build would
+    ctx = load_checked(pack_arg, PrintRequest(), cache)
     plans = resolve(ctx)
     ds, game = ctx.dataset, ctx.game
     resolved = {d.id: len(d.cards) for job, plan in plans if job.key == "decks"
@@ -289,19 +308,22 @@ def validate(pack_arg: str | None, cache: BuildCache | None = SHARED) -> str:
     return (f"{ds.config['name']}: OK - {len(ds.docs)} data files, "
             + (", ".join(counts) if counts else "no decks")
             + (f"; {len(game.rule_names)} consistency rules passed" if game and game.rule_names
-               else ""))
+               else "")
+            + (f"\n{ctx.options.describe()}" if verbose else ""))
 
 
-def build(pack_arg: str | None, out_dir: Path, options: PrintOptions,
-          progress: Progress = None, cache: BuildCache | None = SHARED) -> str:
-    """Build every output of a pack; return a short report."""
+def build(pack_arg: str | None, out_dir: Path, options: PrintOptions | PrintRequest,
+          progress: Progress = None, cache: BuildCache | None = SHARED,
+          verbose: bool = False) -> str:
+    """Build every output of a pack; return a short report (``verbose``: first, the
+    print options and where each is set)."""
     started = time.perf_counter()
     source_date_epoch()  # reportlab reads it too, and would crash on a bad value
     ctx = load_checked(pack_arg, options, cache)
     outputs = render(ctx, progress)
     written = write(out_dir, ctx, outputs)
     seconds = time.perf_counter() - started
-    lines = []
+    lines = [ctx.options.describe()] if verbose else []
     for o in outputs:
         counts = ", ".join(f"{v} {k}" for k, v in o.counts.items())
         lines.append(f"{o.name}: {o.pages} pages" + (f" ({counts})" if counts else ""))

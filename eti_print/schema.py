@@ -21,6 +21,7 @@ from cerberus import errors as cerr
 
 from . import words
 from .errors import InputError, Problem
+from .suggest import did_you_mean
 from .yamlload import Document, format_path, load
 
 #: eti-print's own schemas (pack.yaml, sheet and board settings), kept as data too.
@@ -189,8 +190,28 @@ def validate(doc: Document, schema: Schema) -> list[Problem]:
             problems.append(Problem(f"required field {path[-1]!r} is missing", doc.path, line,
                                     col, format_path(path[:-1]) or None))
             continue
-        problems.append(doc.problem(path, message, key=on_key))
+        hint = None
+        if error.code == cerr.UNKNOWN_FIELD.code:
+            hint = did_you_mean(path[-1], _allowed_keys(schema.cerberus, path[:-1]))
+        problems.append(doc.problem(path, message, key=on_key, hint=hint))
     return problems
+
+
+def _allowed_keys(fields: dict[str, Any], path: tuple) -> list[str]:
+    """The field names the schema allows in the mapping at ``path`` of a document."""
+    node: Any = {"type": "dict", "schema": fields}
+    for part in path:
+        if not isinstance(node, dict):
+            return []
+        if isinstance(part, int):          # an item of a list: the list's item rules
+            node = node.get("schema")
+        elif isinstance(node.get("schema"), dict) and node.get("type") != "list":
+            node = node["schema"].get(part)
+        else:
+            node = node.get("valuesrules")
+    if not isinstance(node, dict) or not isinstance(node.get("schema"), dict):
+        return []
+    return [str(k) for k in node["schema"]]
 
 
 @cache

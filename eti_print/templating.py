@@ -365,6 +365,31 @@ def _render(tmpl: Template, context: Mapping[str, Any]) -> Markup:
     return Markup("".join(out))
 
 
+_MISSING_RE = re.compile(r"has no attribute '([^']+)'|^'([^']+)' is undefined")
+
+
+def _nearest_name(message: str, context: Mapping[str, Any]) -> str | None:
+    """``did you mean card.title?`` for a mistyped name or field (``card.titel``): the
+    nearest top-level name, or field of a top-level mapping (difflib)."""
+    from .suggest import nearest
+    m = _MISSING_RE.search(message)
+    if not m:
+        return None
+    if m.group(2):
+        near = nearest(m.group(2), [k for k in context if isinstance(k, str)])
+        return f"did you mean {near}?" if near else None
+    fields = {f"{name}.{key}": str(key) for name, value in context.items()
+              if isinstance(name, str) and isinstance(value, Mapping)
+              for key in value if isinstance(key, str)}
+    by_key: dict[str, list[str]] = {}
+    for dotted, key in fields.items():
+        by_key.setdefault(key, []).append(dotted)
+    near = nearest(m.group(1), by_key)
+    if near is None:
+        return None
+    return "did you mean " + " or ".join(sorted(by_key[near])[:3]) + "?"
+
+
 def _describe(exc: BaseException, context: Mapping[str, Any]) -> tuple[str, str | None]:
     if isinstance(exc, TemplateSyntaxError):
         return f"template syntax error: {exc.message}", None
@@ -376,6 +401,9 @@ def _describe(exc: BaseException, context: Mapping[str, Any]) -> tuple[str, str 
     if isinstance(exc, UndefinedError):
         names = sorted(k for k in context if isinstance(k, str))
         hint = ("names available here: " + ", ".join(names)) if names else None
+        near = _nearest_name(str(exc.message or exc), context)
+        if near:
+            hint = f"{hint}; {near}" if hint else near
         return str(exc.message or exc), hint
     if isinstance(exc, TemplateNotFound):
         return str(exc.message or f"template {exc.name!r} not found"), None

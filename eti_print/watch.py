@@ -26,7 +26,7 @@ from typing import Any
 from .cache import BuildCache
 from .errors import EtiError, InputError
 from .manifest import manifest_name
-from .options import PrintOptions
+from .options import PrintOptions, PrintRequest
 from .output import source_date_epoch
 from .pack import Pack
 from .pipeline import load_checked, render, write
@@ -71,7 +71,7 @@ class BuildReport:
         return f"rebuilt in {self.seconds:.2f} s: {what}"
 
 
-def rebuild(pack: str | None, out: Path, options: PrintOptions, cache: BuildCache,
+def rebuild(pack: str | None, out: Path, options: PrintOptions | PrintRequest, cache: BuildCache,
             progress: Callable[[str], None] | None = None,
             changes: Iterable[str] = (), debug: bool = False) -> BuildReport:
     """One build through ``cache``; never raises for bad input (the report says why)."""
@@ -122,7 +122,7 @@ def _filter(root: Path, out: Path) -> Callable[[Any, str], bool]:
     return accept
 
 
-def watch(pack: str | None, out: Path, options: PrintOptions,
+def watch(pack: str | None, out: Path, options: PrintOptions | PrintRequest,
           stop_event: threading.Event | None = None,
           on_build: Callable[[BuildReport], None] | None = None,
           progress: Callable[[str], None] | None = None,

@@ -26,6 +26,7 @@ PATTERNS: dict[str, str] = {
     r"^[IVX]+$": "a Roman numeral of I, V and X (e.g. IV)",
     r"^[A-Z]$": "one capital letter",
     r"^.+\.(ttf|TTF)$": "a TrueType file (NAME.ttf)",
+    r"^\s*-?[0-9.]+\s*,\s*-?[0-9.]+\s*$": "two numbers X,Y in millimetres (e.g. 0.5,-1)",
 }
 
 TYPES = {"string": "text", "integer": "whole number", "number": "number",

@@ -217,6 +217,23 @@ def _precheck(text: str, shown: str, problems: list[Problem]) -> None:
                                     shown, number, bad.start() + 1))
 
 
+def _syntax_hint(message: str, text: str, mark: Any) -> str | None:
+    """The commonest trap in card text: an unquoted ``: `` inside a value
+    (``text: Draw 2 cards: then discard``) starts a mapping YAML does not allow there."""
+    if "mapping values are not allowed" not in message or mark is None:
+        return None
+    lines = text.splitlines()
+    if not 0 <= mark.line < len(lines):
+        return None
+    key, sep, value = lines[mark.line].strip().partition(": ")
+    if not sep or not value or value[0] in "\"'":
+        return 'a ": " inside a value needs the value in quotes'
+    if key.startswith("- "):
+        key = "- " + key[2:].strip()
+    quoted = value.strip().replace("\\", "\\\\").replace('"', '\\"')
+    return f'a ": " inside a value needs the value in quotes: {key}: "{quoted}"'
+
+
 def loads(text: str, shown: str = "<string>") -> Document:
     """Parse YAML text strictly; raise InputError naming ``shown`` on any problem."""
     problems: list[Problem] = []
@@ -235,7 +252,8 @@ def loads(text: str, shown: str = "<string>") -> Document:
         message = exc.problem or exc.context or "invalid YAML"
         raise InputError(Problem(f"YAML syntax error: {message}", shown,
                                  mark.line + 1 if mark else None,
-                                 mark.column + 1 if mark else None)) from None
+                                 mark.column + 1 if mark else None,
+                                 hint=_syntax_hint(message, text, mark))) from None
     except yaml.YAMLError as exc:
         raise InputError(Problem(f"YAML syntax error: {exc}", shown)) from None
     finally:

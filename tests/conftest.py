@@ -55,7 +55,18 @@ PDFS: dict[str, tuple[str, ...]] = {
 
 
 def pdfs_of(pack: str, mode: str) -> tuple[str, ...]:
-    return PDFS.get(f"{pack}/{mode}", PDFS[pack])
+    return tuple(built_name(name, pack, mode) for name in PDFS.get(f"{pack}/{mode}", PDFS[pack]))
+
+
+def built_name(name: str, pack: str, mode: str) -> str:
+    """An output's A4 name (``eti-cards.pdf``) as the build ``mode`` writes it: a paper
+    other than A4 is marked, ``eti-cards-letter.pdf`` (options.output_name)."""
+    paper = BUILDS[pack][mode].get("paper", "a4")
+    if paper == "a4":
+        return name
+    stem, ext = name.rsplit(".", 1)
+    tail = "-ink-saver" if stem.endswith("-ink-saver") else ""
+    return f"{stem[:len(stem) - len(tail)]}-{paper}{tail}.{ext}"
 
 
 def build_options(pack: str, mode: str):

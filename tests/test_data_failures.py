@@ -77,8 +77,9 @@ CASES = [
     Case("research-count-must-total-ninety",
          [(R, "{kind: number, value: 50, count: 4}", "{kind: number, value: 50, count: 5}")],
          ["cards/research.yaml:{line}:1: research: count adds up to 91 cards; expected 90 "
-          "(set at pack.yaml:14)"],
-         lines={"line": (R, "research:", 0)}),
+          "(set at pack.yaml:{check})"],
+         lines={"line": (R, "research:", 0),
+                "check": ("pack.yaml", "count: research.research", 0)}),
     Case("trait-track-must-not-fall",
          [("cards/traits.yaml", '{value: 4, label: "4 cards"}', '{value: 2, label: "2 cards"}')],
          ["...Staffing values must rise along the track..."]),

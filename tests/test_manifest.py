@@ -18,14 +18,14 @@ DECKS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame":
 @pytest.fixture(scope="module")
 def built(session_build) -> tuple[Path, dict]:
     out = session_build("eti", "letter-short-offset")
-    return out, json.loads((out / "eti-manifest.json").read_text(encoding="utf-8"))
+    return out, json.loads((out / "eti-manifest-letter.json").read_text(encoding="utf-8"))
 
 
 def test_manifest_hashes_sizes_and_pages_match_the_files(built):
     from pypdf import PdfReader
     out, body = built
     listed = {f["file"] for f in body["files"]}
-    on_disk = {p.name for p in out.iterdir()} - {"eti-manifest.json"}
+    on_disk = {p.name for p in out.iterdir()} - {"eti-manifest-letter.json"}
     assert listed == on_disk
     for f in body["files"]:
         data = (out / f["file"]).read_bytes()
@@ -37,9 +37,10 @@ def test_manifest_hashes_sizes_and_pages_match_the_files(built):
 def test_manifest_counts_per_deck_and_totals(built):
     _, body = built
     assert {k: v["cards"] for k, v in body["decks"].items()} == {**DECKS, "player-aids": 7}
-    assert body["decks"]["player-aids"]["file"] == "eti-player-aids.pdf"
-    assert {v["file"] for v in body["decks"].values()} == {"eti-cards.pdf", "eti-player-aids.pdf"}
-    cards = next(f for f in body["files"] if f["file"] == "eti-cards.pdf")
+    assert body["decks"]["player-aids"]["file"] == "eti-player-aids-letter.pdf"
+    assert {v["file"] for v in body["decks"].values()} == {"eti-cards-letter.pdf",
+                                                           "eti-player-aids-letter.pdf"}
+    cards = next(f for f in body["files"] if f["file"] == "eti-cards-letter.pdf")
     assert cards["counts"] == DECKS and cards["print_on"] == "cardstock"
     totals = body["totals"]
     assert totals["cards"] == 183 + 7     # the game's cards and the player aids
@@ -52,7 +53,7 @@ def test_manifest_counts_per_deck_and_totals(built):
 def test_manifest_says_what_to_print_on_cardstock(built):
     _, body = built
     cardstock = body["stock"]["cardstock"]
-    assert "eti-cards.pdf" in cardstock["files"]
+    assert "eti-cards-letter.pdf" in cardstock["files"]
     assert cardstock["pages"] == sum(f["pages"] for f in body["files"]
                                      if f["print_on"] == "cardstock")
     every = [name for entry in body["stock"].values() for name in entry["files"]]

@@ -16,10 +16,11 @@ from eti_print.dataset import load_dataset
 from eti_print.pack import Pack
 from eti_print.units import inch, mm, paper_size
 
-from conftest import BUILDS
+from conftest import BUILDS, built_name
 from pdfcheck import placements
 
 PACK = Path(__file__).resolve().parents[1] / "packs" / "mad-scientists"
+MS = "mad-scientists"   # its name in conftest.BUILDS
 CHIT = inch(1)
 SQUARE = inch(1.25)
 TOL = mm(0.01)
@@ -134,7 +135,7 @@ def test_the_entries_the_list_writes_oddly(chits):
 
 @pytest.mark.parametrize("key", ["a4-long", "letter-short"])
 def test_counter_sheet_holds_every_chit_with_a_uniform_back(built, key, chits):
-    reader = PdfReader(built[key] / "mad-scientists-counters.pdf")
+    reader = PdfReader(built[key] / built_name("mad-scientists-counters.pdf", MS, key))
     assert len(reader.pages) == 2          # one sheet: fronts, then backs
     fronts, backs = placements(reader.pages[0]), placements(reader.pages[1])
     assert len(fronts) == len(backs) == len(printed(chits)) == 76
@@ -144,7 +145,7 @@ def test_counter_sheet_holds_every_chit_with_a_uniform_back(built, key, chits):
 
 @pytest.mark.parametrize("key,duplex", [("a4-long", "long"), ("letter-short", "short")])
 def test_backs_register_with_fronts_after_the_flip(built, key, duplex):
-    reader = PdfReader(built[key] / "mad-scientists-counters.pdf")
+    reader = PdfReader(built[key] / built_name("mad-scientists-counters.pdf", MS, key))
     paper = paper_size(key.split("-")[0])
     fronts, backs = placements(reader.pages[0]), placements(reader.pages[1])
     for (_, (fx, fy), _), (_, (bx, by), _) in zip(fronts, backs):
@@ -159,7 +160,7 @@ def test_backs_register_with_fronts_after_the_flip(built, key, duplex):
 def test_every_chit_shows_its_name_type_traits_and_notes(built, key, chits, types):
     """Read each chit's own square of the sheet: name and type at the top, notes
     in the middle, Move - Range - Defense (as listed: '-', '+1') along the bottom."""
-    path = built[key] / "mad-scientists-counters.pdf"
+    path = built[key] / built_name("mad-scientists-counters.pdf", MS, key)
     fronts = placements(PdfReader(path).pages[0])
     page = pdfium.PdfDocument(str(path))[0].get_textpage()
     strip = CHIT * (25.4 - 18.6) / 25.4            # the trait strip of the layout
@@ -209,7 +210,7 @@ def _board_form(reader: PdfReader):
 @pytest.mark.parametrize("key", ["a4-long", "letter-short"])
 def test_board_is_eight_by_eight_true_size_squares(built, key):
     """The board's 64 squares are 1.25 in each and fill a 10 x 10 in square."""
-    reader = PdfReader(built[key] / "mad-scientists-boards.pdf")
+    reader = PdfReader(built[key] / built_name("mad-scientists-boards.pdf", MS, key))
     form = _board_form(reader)
     content = ContentStream(form, reader)
     squares = [tuple(float(v) for v in operands) for operands, op in content.operations
@@ -233,7 +234,7 @@ def test_board_tiles_reassemble_to_the_whole_board(built, key):
     """Each sheet shows part of the board (clip rect minus the translation of the
     board form); together the parts cover the board and its bleed exactly, and
     neighbours share the declared 10 mm glue strip."""
-    reader = PdfReader(built[key] / "mad-scientists-boards.pdf")
+    reader = PdfReader(built[key] / built_name("mad-scientists-boards.pdf", MS, key))
     form = _board_form(reader)
     x0, y0, x1, y1 = (float(v) for v in form["/BBox"])
     bleed = -x0
@@ -271,7 +272,7 @@ def test_board_pages_carry_a_page_map(built):
 
 @pytest.mark.parametrize("key", ["a4-long", "letter-short"])
 def test_rules_reference_is_one_page_with_every_rule(built, key):
-    reader = PdfReader(built[key] / "mad-scientists-rules-reference.pdf")
+    reader = PdfReader(built[key] / built_name("mad-scientists-rules-reference.pdf", MS, key))
     assert len(reader.pages) == 1
     text = " ".join(reader.pages[0].extract_text().split())
     for phrase in ("Destroy all enemy Bases to win", "Invention.", "Deploy.", "Move.",

@@ -17,7 +17,7 @@ from eti_print.pack import Pack
 from eti_print.pipeline import build
 from eti_print.units import inch, mm, paper_size
 
-from conftest import BUILDS
+from conftest import BUILDS, built_name
 from pdfcheck import placements
 
 PACK = Path(__file__).resolve().parents[1] / "packs" / "sci-tech"
@@ -57,7 +57,7 @@ def test_data_has_thirty_markers_six_per_field():
 
 @pytest.mark.parametrize("key", ["a4-long", "letter-short", "a4-none"])
 def test_thirty_markers_each_with_both_sides(built, key):
-    reader = PdfReader(built[key] / "sci-tech-markers.pdf")
+    reader = PdfReader(built[key] / built_name("sci-tech-markers.pdf", "sci-tech", key))
     per_sheet = {"a4-long": 22, "letter-short": 20, "a4-none": 22}[key]
     sheets = -(-30 // per_sheet)
     assert len(reader.pages) == 2 * sheets
@@ -70,7 +70,7 @@ def test_thirty_markers_each_with_both_sides(built, key):
 def test_each_level_2_side_is_behind_its_level_1_side(built, key, duplex):
     """Front and back pages alternate; every back lands on its front within 0.01 mm
     after the flip, and names the same field at Level 2."""
-    path = built[key] / "sci-tech-markers.pdf"
+    path = built[key] / built_name("sci-tech-markers.pdf", "sci-tech", key)
     reader = PdfReader(path)
     pdf = pdfium.PdfDocument(str(path))
     paper = paper_size(key.split("-")[0])
@@ -128,7 +128,7 @@ def test_sides_look_different_and_markers_of_a_field_look_alike(built):
 
 def test_rules_reference_is_one_page_with_every_section(built):
     for key in ("a4-long", "letter-short"):
-        path = built[key] / "sci-tech-rules-reference.pdf"
+        path = built[key] / built_name("sci-tech-rules-reference.pdf", "sci-tech", key)
         reader = PdfReader(path)
         assert len(reader.pages) == 1
         text = " ".join(reader.pages[0].extract_text().split())

@@ -118,7 +118,8 @@ def test_cli_subprocess_build_with_out(tmp_path):
                              "--paper", "letter"], capture_output=True, text=True,
                             cwd=tmp_path)
     assert result.returncode == 0, result.stderr
-    assert sorted(p.name for p in out.iterdir()) == sorted(EXPECTED_FILES["mad-scientists"])
+    assert sorted(p.name for p in out.iterdir()) == sorted(
+        name.replace(".", "-letter.") for name in EXPECTED_FILES["mad-scientists"])
 
 
 def _cli_error(args, capsys) -> list[str]:

@@ -132,8 +132,8 @@ def test_every_template_sees_the_same_base_names(tmp_path):
     out = tmp_path / "out"
     build(str(pack), out, PrintOptions(paper="letter", ink_saver=True))
     expected = "eti|letter|True|Physics|"
-    for name in ("eti-tokens-ink-saver.pdf", "eti-boards-ink-saver.pdf",
-                 "eti-cards-ink-saver.pdf", "eti-rules-reference-ink-saver.pdf"):
+    for name in ("eti-tokens-letter-ink-saver.pdf", "eti-boards-letter-ink-saver.pdf",
+                 "eti-cards-letter-ink-saver.pdf", "eti-rules-reference-letter-ink-saver.pdf"):
         assert expected in pdf_text(out / name), name
 
 

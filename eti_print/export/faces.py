@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -142,8 +142,10 @@ def pixels(points: float, scale: float) -> int:
     return math.ceil(points * scale * (1 - _EPS))
 
 
-def rasterise(pdf: bytes, pages: Sequence[int], scale: float) -> dict[int, Any]:
-    """PIL RGB images of ``pages`` (0-based) at ``scale`` pixels per point."""
+def rasterise(pdf: bytes, pages: Sequence[int], scale: float,
+              on_page: Callable[[], None] | None = None) -> dict[int, Any]:
+    """PIL RGB images of ``pages`` (0-based) at ``scale`` pixels per point;
+    ``on_page()`` after each (a progress bar)."""
     import pypdfium2 as pdfium
     images = {}
     doc = pdfium.PdfDocument(pdf)
@@ -158,6 +160,8 @@ def rasterise(pdf: bytes, pages: Sequence[int], scale: float) -> dict[int, Any]:
                 images[index] = image
             finally:
                 page.close()
+            if on_page is not None:
+                on_page()
     finally:
         doc.close()
     return images

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..context import Progress
+from ..progress import advance, start
 from .faces import (
     POD_BLEED,
     POD_DPI,
@@ -30,6 +31,7 @@ from .faces import (
 def pod_pdfs(ctx: Any, decks: Sequence[ExportDeck], progress: Progress = None
              ) -> list[ExportFile]:
     files = []
+    start(progress, len(decks), "decks")
     for deck in decks:
         name = f"pdf/{deck.stem}.pdf"
         if progress:
@@ -38,6 +40,7 @@ def pod_pdfs(ctx: Any, decks: Sequence[ExportDeck], progress: Progress = None
                                                 ctx.fonts["body"].regular,
                                                 f"{ctx.title} - {deck.title}", POD_BLEED,
                                                 _bookmarks(deck))))
+        advance(progress)
     return files
 
 
@@ -48,6 +51,8 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
     files: list[ExportFile] = []
     rows = [("file", "deck", "card", "copy", "copies", "side", "label", "width_px",
              "height_px", "sha256")]
+    distinct = [{face.key for face in _deck_pages(deck)} for deck in decks]
+    start(progress, sum(len(keys) for keys in distinct), "card faces")
     for deck in decks:
         pages = _deck_pages(deck)
         first: dict[tuple, int] = {}
@@ -60,7 +65,8 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
                         f"{ctx.title} - {deck.title}", POD_BLEED)
         expected = (pixels(deck.size[0] + 2 * POD_BLEED, scale),
                     pixels(deck.size[1] + 2 * POD_BLEED, scale))
-        images = rasterise(pdf, sorted(first.values()), scale)
+        images = rasterise(pdf, sorted(first.values()), scale,
+                           on_page=lambda: advance(progress))
         encoded: dict[tuple, tuple[bytes, str]] = {}
         for key, index in first.items():
             image = images[index]

@@ -13,7 +13,7 @@ from eti_print.options import PrintOptions
 from eti_print.pipeline import build
 from eti_print.units import mm
 
-from conftest import edit
+from conftest import built_name, edit
 from pdfcheck import page_texts, pdf_text, placements
 
 A4 = (mm(210), mm(297))
@@ -24,7 +24,7 @@ DECKS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame":
 
 @pytest.fixture(scope="module")
 def built(session_build) -> dict[str, Path]:
-    return {mode: session_build("eti", mode) / "eti-cards.pdf"
+    return {mode: session_build("eti", mode) / built_name("eti-cards.pdf", "eti", mode)
             for mode in ("a4-long", "letter-short", "a4-none")}
 
 

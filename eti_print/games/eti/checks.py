@@ -273,12 +273,17 @@ def _texts(db: Database):
 @rule("text-icons")
 def text_icons(db: Database) -> Iterable[Problem]:
     """Every inline icon named in card text exists as art."""
+    from ...suggest import did_you_mean
     art_dir = db.dataset.pack.templates_dir / "art"
+    known: list[str] | None = None
     for ref, index, key, text in _texts(db):
         for name in _ICON_RE.findall(text):
             if not (art_dir / f"{name}.svg").is_file():
+                if known is None:
+                    known = sorted(p.stem for p in art_dir.glob("*.svg"))
                 yield db.dataset.problem(ref, index, f"unknown icon :{name}:", key,
-                                         hint="icons are the files in templates/art/")
+                                         hint=did_you_mean(name, known)
+                                         or "icons are the .svg files in templates/art/")
 
 
 def run_rules(db: Database) -> list[Problem]:
