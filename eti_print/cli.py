@@ -142,6 +142,15 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_preview(args: argparse.Namespace) -> int:
+    from .preview import preview
+    report = preview(args.pack, args.card, back=args.back, guides=args.guides, dpi=args.dpi,
+                     out=Path(args.out) if args.out else None)
+    if not args.quiet:
+        print(report)
+    return 0
+
+
 def _choose_pack(args: argparse.Namespace) -> None:
     """No PACK given: the pack the working folder is in, else (saying so) E.T.I."""
     choice = choose_pack(args.pack)
@@ -228,6 +237,22 @@ def make_parser() -> argparse.ArgumentParser:
                         "unchanged rows are kept)")
     p.add_argument("--pack", metavar="PACK", help=pack_help())
     p.set_defaults(handler=_cmd_import)
+
+    p = sub.add_parser("preview", help="one card side as a PNG at its print size "
+                                       "(trim + bleed), optionally with guides")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
+    p.add_argument("card", metavar="CARD-ID",
+                   help="the card's id (its data's id field), DECK:ID, or DECK:N for the "
+                        "N-th card of a deck, copies counted (as export png numbers them)")
+    p.add_argument("--back", action="store_true", help="the back instead of the front")
+    p.add_argument("--guides", action="store_true",
+                   help="draw the trim (red), bleed edge (blue), safe zone (green) and every "
+                        "layout box's outline with its name")
+    p.add_argument("--dpi", type=int, default=300, help="resolution (default 300)")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="the PNG to write (default: output/preview/SLUG-DECK-NNN-SIDE.png)")
+    p.add_argument("--quiet", action="store_true", help="print nothing on success")
+    p.set_defaults(handler=_cmd_preview)
 
     p = sub.add_parser("watch", help="rebuild on every save of data, layouts, templates, "
                                      "fonts or art")
