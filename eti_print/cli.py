@@ -151,6 +151,39 @@ def _cmd_preview(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import time
+
+    from .serve import serve
+
+    def on_ready(url: str) -> None:
+        print(f"serving the cards of {args.pack or 'the pack'} at {url} (Ctrl-C to stop); "
+              f"images in {Path(args.out) / 'serve'}", flush=True)
+
+    def on_build(state) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        if state.ok:
+            if not args.quiet:
+                changed = (f"; changed: {', '.join(state.changed)}" if state.changed else "")
+                print(f"[{stamp}] {sum(len(d['cards']) for d in state.decks)} cards ready in "
+                      f"{state.seconds:.2f} s{changed}", flush=True)
+            return
+        for line in state.problems:
+            print(line, file=sys.stderr)
+        print(f"[{stamp}] {len(state.problems)} problem(s); the page keeps the last good cards",
+              file=sys.stderr, flush=True)
+
+    try:
+        serve(args.pack, Path(args.out), args.host, args.port, on_build=on_build,
+              on_ready=on_ready)
+    except OSError as exc:
+        raise UsageError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}"
+                         ) from None
+    except KeyboardInterrupt:
+        print("eti-print: stopped serving", file=sys.stderr)
+    return 0
+
+
 def _choose_pack(args: argparse.Namespace) -> None:
     """No PACK given: the pack the working folder is in, else (saying so) E.T.I."""
     choice = choose_pack(args.pack)
@@ -253,6 +286,17 @@ def make_parser() -> argparse.ArgumentParser:
                    help="the PNG to write (default: output/preview/SLUG-DECK-NNN-SIDE.png)")
     p.add_argument("--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=_cmd_preview)
+
+    p = sub.add_parser("serve", help="a local web page with every card, front and back, "
+                                     "that follows every save")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this computer only)")
+    p.add_argument("--out", default="output",
+                   help="output folder; the page's images go to its serve/ (default: ./output)")
+    p.add_argument("--quiet", action="store_true", help="print only problems")
+    p.set_defaults(handler=_cmd_serve)
 
     p = sub.add_parser("watch", help="rebuild on every save of data, layouts, templates, "
                                      "fonts or art")
