@@ -121,7 +121,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     root = Pack.open(args.pack).root
     if not args.quiet:
         print(f"watching {root} for changes to data, layouts, templates, fonts and art "
-              f"(Ctrl-C to stop)", flush=True)
+              f"(Ctrl-C to stop); writing to {Path(args.out).resolve()}", flush=True)
 
     def on_build(report) -> None:
         stamp = time.strftime("%H:%M:%S")
