@@ -156,3 +156,38 @@ def test_the_page_in_a_real_browser_follows_edits(server, tmp_path: Path):
                            timeout=WAIT)
         assert big[0] > 400
         _shot(browser, tmp_path, "large.png")
+
+
+def test_image_names_are_content_hashes_the_same_in_every_process(tmp_path: Path):
+    import subprocess
+    import sys
+
+    from eti_print.serve import Gallery
+    out = tmp_path / "out"
+    script = ("import json, sys; from eti_print.serve import Gallery; "
+              "s = Gallery('sci-tech', sys.argv[1]).rebuild(); "
+              "print(json.dumps([c['front'] for d in s.decks for c in d['cards']]))")
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    done = subprocess.run([sys.executable, "-c", script, str(out)], capture_output=True,
+                          text=True, env=env, timeout=120, check=True)
+    there = json.loads(done.stdout)
+    drawn = {p.name: p.stat().st_mtime_ns for p in (out / "serve").iterdir()}
+    state = Gallery("sci-tech", out).rebuild()
+    assert state.ok
+    assert [c["front"] for d in state.decks for c in d["cards"]] == there
+    # a restarted serve draws nothing it drew before
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "serve").iterdir()} == drawn
+
+
+def test_serve_on_a_port_in_use_is_a_command_line_error(capsys):
+    import socket
+
+    from eti_print.cli import main
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", "sci-tech", "--port", str(port)]) == 2
+    assert f"cannot serve on 127.0.0.1:{port}" in capsys.readouterr().err
