@@ -252,7 +252,8 @@ def draw_guides(canvas: Any, side: Side, font: str) -> None:
     # box outlines first, so the trim and safe lines stay on top
     canvas.setLineWidth(0.35)
     canvas.setDash([])
-    size = 4.2
+    # labels scale with the piece: 4.2 pt on a poker card, 2.2 pt on a one-inch chit
+    size = max(2.2, min(4.2, min(W, H) / 40))
     for box in side.outlines:
         bottom = H - box.y - box.h
         canvas.setStrokeColor(HexColor(BOXES))
@@ -261,14 +262,15 @@ def draw_guides(canvas: Any, side: Side, font: str) -> None:
         else:
             canvas.rect(box.x, bottom, box.w, box.h, stroke=1, fill=0)
         width = canvas.stringWidth(box.name, font, size)
-        tx, ty = max(box.x, -b), min(H - box.y, H + b) - size - 0.6
+        pad = size / 5
+        tx, ty = max(box.x, -b), min(H - box.y, H + b) - size - pad
         canvas.setFillColor(white)
-        canvas.setFillAlpha(0.8)
-        canvas.rect(tx, ty - 0.8, width + 1.6, size + 1.4, stroke=0, fill=1)
+        canvas.setFillAlpha(0.7)
+        canvas.rect(tx, ty - 2 * pad, width + 2 * pad, size + 2.5 * pad, stroke=0, fill=1)
         canvas.setFillAlpha(1)
         canvas.setFillColor(HexColor(BOXES))
         canvas.setFont(font, size)
-        canvas.drawString(tx + 0.8, ty + 0.2, box.name)
+        canvas.drawString(tx + pad, ty - pad / 2, box.name)
     canvas.setLineWidth(0.6)
     canvas.setStrokeColor(HexColor(BLEED))
     canvas.rect(-b + 0.3, -b + 0.3, W + 2 * b - 0.6, H + 2 * b - 0.6, stroke=1, fill=0)

@@ -194,6 +194,7 @@ class Server:
         self.stop_event.set()
         self.http.stopping.set()
         with self.gallery.changed:
+            self.gallery.closed = True
             self.gallery.changed.notify_all()
         self.http.shutdown()
         self.http.server_close()

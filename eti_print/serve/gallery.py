@@ -82,6 +82,7 @@ class Gallery:
         self._ctx: Any = None
         self._large: dict[str, Side] = {}     # hash of a guides view -> its side
         self._shown: dict[str, tuple[str, str]] = {}   # address -> (front, back) URLs
+        self.closed = False                   # set when the server stops: waiters return
 
     # -- rebuilding --------------------------------------------------------------
     def rebuild(self) -> State:
@@ -191,7 +192,8 @@ class Gallery:
     def wait(self, version: int, timeout: float) -> State:
         """The state once its version differs from ``version`` (or after ``timeout``)."""
         with self.changed:
-            self.changed.wait_for(lambda: self.state.version != version, timeout)
+            self.changed.wait_for(lambda: self.closed or self.state.version != version,
+                                  timeout)
             return self.state
 
 
