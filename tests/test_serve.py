@@ -148,6 +148,15 @@ def test_the_page_in_a_real_browser_follows_edits(server, tmp_path: Path):
                      timeout=WAIT)
         assert _cards_shown(browser) == after
 
+        # the filter box
+        browser.js("{ const f = document.querySelector('#filter'); f.value = 'EDICT';"
+                   " f.dispatchEvent(new Event('input')); }")
+        assert browser.js("[...document.querySelectorAll('#decks .card')]"
+                          ".filter(t => !t.hidden).map(t => t.dataset.address)") == ["markers:7"]
+        browser.js("{ const f = document.querySelector('#filter'); f.value = 'fields.yaml';"
+                   " f.dispatchEvent(new Event('input')); }")
+        assert browser.js("document.querySelectorAll('#decks .card:not([hidden])').length") == 5
+
         # the large view with guides
         browser.js("document.querySelector('[data-address=\"markers:7\"]').click()")
         big = browser.wait("(() => { const i = [...document.querySelectorAll('#large.shown img')];"
@@ -191,3 +200,34 @@ def test_serve_on_a_port_in_use_is_a_command_line_error(capsys):
         port = taken.getsockname()[1]
         assert main(["serve", "sci-tech", "--port", str(port)]) == 2
     assert f"cannot serve on 127.0.0.1:{port}" in capsys.readouterr().err
+
+
+def test_the_serve_command_prints_its_address_and_serves(tmp_path: Path):
+    import subprocess
+    import sys
+    import urllib.request
+    root = Path(__file__).resolve().parents[1]
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join(
+        [str(root)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]))
+    process = subprocess.Popen([sys.executable, "-m", "eti_print", "serve", "sci-tech",
+                                "--port", "0", "--out", str(tmp_path / "out")],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                               env=env, cwd=tmp_path)
+    import threading
+    guard = threading.Timer(WAIT, process.kill)    # a hung server fails the test, not CI
+    guard.start()
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("serving the cards of sci-tech at http://127.0.0.1:"), line
+        url = line.split(" at ", 1)[1].split()[0]
+        ready = process.stdout.readline()
+        assert "5 cards ready" in ready, ready
+        with urllib.request.urlopen(url + "api/state", timeout=10) as response:
+            state = json.load(response)
+        assert state["ok"] and len(state["decks"][0]["cards"]) == 5
+    finally:
+        guard.cancel()
+        process.terminate()
+        process.wait(timeout=10)
+        process.stdout.close()
+        process.stderr.close()
