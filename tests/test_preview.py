@@ -116,3 +116,22 @@ def test_default_output_name(tmp_path: Path, monkeypatch, capsys):
     monkeypatch.chdir(tmp_path)
     assert main(["preview", "eti", "computer-crash", "--back", "--guides"]) == 0
     assert (tmp_path / "output/preview/eti-events-003-back-guides.png").is_file()
+
+
+def test_the_safe_zone_is_3mm_unless_the_sheet_says_otherwise(tmp_path: Path):
+    from eti_print.pack import Pack
+    from eti_print.units import mm
+
+    from conftest import copy_pack, edit
+    pack = copy_pack(tmp_path / "sci-tech", Pack.open("sci-tech").root)
+    ctx = load_checked(str(pack), PrintOptions())
+    card = find_card(cards(ctx), "markers:1")
+    assert Sides(ctx).setting(card).safe == pytest.approx(mm(3))
+    sheets = pack / "templates" / "sheets.yaml"
+    text = sheets.read_text()
+    head, _, tail = text.partition("  marker:\n")
+    sheets.write_text(head + "  marker:\n    safe: 1.5mm\n" + tail)
+    ctx = load_checked(str(pack), PrintOptions())
+    assert Sides(ctx).setting(find_card(cards(ctx), "markers:1")).safe == pytest.approx(mm(1.5))
+    edit(sheets, "safe: 1.5mm", "safe: wide")
+    assert main(["preview", str(pack), "markers:1", "--out", str(tmp_path / "x.png")]) == 1
