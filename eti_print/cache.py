@@ -273,6 +273,9 @@ class BuildCache:
         self._global = ""
         self._recorder = _Recorder(self._value)
         self.stats = CacheStats()
+        #: The faces of each deck at the last build ``watch`` reported, to say which cards
+        #: changed (``watch.deck_changes``).
+        self.seen: dict[str, tuple] = {}
 
     # -- resources ---------------------------------------------------------
     def resources(self, pack: Any, load: Callable[[], Any]) -> Any:
@@ -500,6 +503,11 @@ class BuildCache:
         return value
 
     # -- decks ---------------------------------------------------------------
+    def latest_deck(self, name: str) -> Any:
+        """The deck ``name`` as the last build resolved or reused it, or None."""
+        entries = self._decks.get(name)
+        return entries[0].value if entries else None
+
     def deck(self, deck: Mapping[str, Any], settings: tuple, resolve: Callable[[], Any],
              failed: Callable[[], bool]) -> Any:
         """``resolve()`` a deck's faces, or the last build's if nothing they read changed.

@@ -172,7 +172,7 @@ def _cmd_watch(args: argparse.Namespace) -> int:
     root = Pack.open(args.pack).root
     if not args.quiet:
         print(f"watching {root} for changes to data, layouts, templates, fonts and art "
-              f"(Ctrl-C to stop)", flush=True)
+              f"(Ctrl-C to stop); writing to {Path(args.out).resolve()}", flush=True)
 
     def on_build(report) -> None:
         stamp = time.strftime("%H:%M:%S")
@@ -191,6 +191,48 @@ def _cmd_watch(args: argparse.Namespace) -> int:
               progress=Reporter(sys.stderr, tty=False) if args.verbose else None)
     except KeyboardInterrupt:
         print("eti-print: stopped watching", file=sys.stderr)
+    return 0
+
+
+def _cmd_preview(args: argparse.Namespace) -> int:
+    from .preview import preview
+    report = preview(args.pack, args.card, back=args.back, guides=args.guides, dpi=args.dpi,
+                     out=Path(args.out) if args.out else None)
+    if not args.quiet:
+        print(report)
+    return 0
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import time
+
+    from .serve import serve
+
+    def on_ready(url: str) -> None:
+        print(f"serving the cards of {args.pack or 'the pack'} at {url} (Ctrl-C to stop); "
+              f"images in {Path(args.out) / 'serve'}", flush=True)
+
+    def on_build(state) -> None:
+        stamp = time.strftime("%H:%M:%S")
+        if state.ok:
+            if not args.quiet:
+                changed = (f"; changed: {', '.join(state.changed)}" if state.changed else "")
+                print(f"[{stamp}] {sum(len(d['cards']) for d in state.decks)} cards ready in "
+                      f"{state.seconds:.2f} s{changed}", flush=True)
+            return
+        for line in state.problems:
+            print(line, file=sys.stderr)
+        print(f"[{stamp}] {len(state.problems)} problem(s); the page keeps the last good cards",
+              file=sys.stderr, flush=True)
+
+    try:
+        serve(args.pack, Path(args.out), args.host, args.port, on_build=on_build,
+              on_ready=on_ready)
+    except OSError as exc:
+        raise UsageError(f"cannot serve on {args.host}:{args.port}: {exc.strerror or exc}"
+                         ) from None
+    except KeyboardInterrupt:
+        print("eti-print: stopped serving", file=sys.stderr)
     return 0
 
 
@@ -315,6 +357,33 @@ def make_parser() -> argparse.ArgumentParser:
                         "unchanged rows are kept)")
     p.add_argument("--pack", metavar="PACK", help=pack_help())
     p.set_defaults(handler=_cmd_import)
+
+    p = sub.add_parser("preview", help="one card side as a PNG at its print size "
+                                       "(trim + bleed), optionally with guides")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
+    p.add_argument("card", metavar="CARD-ID",
+                   help="the card's id (its data's id field), DECK:ID, or DECK:N for the "
+                        "N-th card of a deck, copies counted (as export png numbers them)")
+    p.add_argument("--back", action="store_true", help="the back instead of the front")
+    p.add_argument("--guides", action="store_true",
+                   help="draw the trim (red), bleed edge (blue), safe zone (green) and every "
+                        "layout box's outline with its name")
+    p.add_argument("--dpi", type=int, default=300, help="resolution (default 300)")
+    p.add_argument("--out", default=None, metavar="FILE",
+                   help="the PNG to write (default: output/preview/SLUG-DECK-NNN-SIDE.png)")
+    p.add_argument("--quiet", action="store_true", help="print nothing on success")
+    p.set_defaults(handler=_cmd_preview)
+
+    p = sub.add_parser("serve", help="a local web page with every card, front and back, "
+                                     "that follows every save")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
+    p.add_argument("--port", type=int, default=8000, help="port (default 8000; 0: any free one)")
+    p.add_argument("--host", default="127.0.0.1",
+                   help="address to listen on (default 127.0.0.1: this computer only)")
+    p.add_argument("--out", default="output",
+                   help="output folder; the page's images go to its serve/ (default: ./output)")
+    p.add_argument("--quiet", action="store_true", help="print only problems")
+    p.set_defaults(handler=_cmd_serve)
 
     p = sub.add_parser("watch", help="rebuild on every save of data, layouts, templates, "
                                      "fonts or art")

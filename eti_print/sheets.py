@@ -26,6 +26,8 @@ class SheetSetting:
     mark_length: float
     mark_offset: float
     mark_stroke: float
+    #: The safe zone's inset from the trim (``preview --guides``): text and icons stay inside.
+    safe: float = mm(3)
 
 
 @dataclass(frozen=True)
@@ -75,7 +77,7 @@ def _load_file(path: Path, shown: str) -> dict[str, SheetSetting]:
         setting = SheetSetting(name, pt("width", 0), pt("height", 0), pt("bleed", 0),
                                pt("gutter", 0.0), pt("length", mm(3), "crop_marks"),
                                pt("offset", mm(0.5), "crop_marks"),
-                               pt("stroke", 0.3, "crop_marks"))
+                               pt("stroke", 0.3, "crop_marks"), pt("safe", mm(3)))
         if setting.width <= 0 or setting.height <= 0:
             raise InputError(doc.problem(("sheets", name), "width and height must be above 0"))
         if setting.mark_stroke < 0.25:

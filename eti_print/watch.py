@@ -43,6 +43,90 @@ IDLE_MS = 200
 
 
 @dataclass
+class DeckChange:
+    """The cards of one deck whose front or back changed, and where they print."""
+
+    deck: str
+    cards: list[str]          # each card's id, else DECK:N
+    output: str               # the PDF the deck is imposed in
+    pages: list[int]          # 1-based pages of that PDF that show a changed card
+    added: int = 0            # physical cards more (+) or fewer (-) than before
+
+    def __str__(self) -> str:
+        n = len(self.cards)
+        what = (f"{n} card{'s' if n != 1 else ''} changed: {', '.join(self.cards)}" if n
+                else "no card changed")
+        if self.added:
+            what += f" ({abs(self.added)} card{'s' if abs(self.added) != 1 else ''} " \
+                    f"{'added' if self.added > 0 else 'removed'})"
+        return f"{self.deck}: {what}; {self.output} {_pages(self.pages)}"
+
+
+def _pages(pages: list[int]) -> str:
+    runs: list[list[int]] = []
+    for p in sorted(set(pages)):
+        if runs and p == runs[-1][1] + 1:
+            runs[-1][1] = p
+        else:
+            runs.append([p, p])
+    text = ", ".join(f"{a}" if a == b else f"{a}-{b}" for a, b in runs)
+    return f"page{'s' if len(pages) != 1 else ''} {text}"
+
+
+def deck_changes(ctx: Any, cache: BuildCache) -> list[DeckChange]:
+    """Which cards of which decks changed since the last call with ``cache`` (nothing on the
+    first), with the pages of the cards PDF that show them."""
+    from .imposition import front_slots
+    from .jobs.decks import sheet_spec
+    from .preview import cards
+    seen = cache.seen
+    first = not seen
+    changes: list[DeckChange] = []
+    groups: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for deck in ctx.dataset.config.get("decks") or []:
+        groups.setdefault((deck.get("output", "cards"), deck.get("sheet", "card")),
+                          []).append(deck)
+    refs = None
+    for (output, sheet), decks in groups.items():
+        try:
+            spec = sheet_spec(ctx, sheet)
+        except InputError:
+            continue
+        per = max(1, len(front_slots(spec)))
+        offset = 0     # pages of the decks before this one in the same PDF
+        for deck in decks:
+            resolved = cache.latest_deck(str(deck["id"]))
+            if resolved is None:
+                continue
+            now = tuple((f.key, b.key) for f, b in resolved.cards)
+            sheets = max(1, -(-len(now) // per))
+            before = seen.get(deck["id"])
+            seen[deck["id"]] = now
+            if not first and before is not None and before != now:
+                changed = [k for k in range(len(now)) if k >= len(before) or before[k] != now[k]]
+                if refs is None:
+                    refs = cards(ctx)
+                names: list[str] = []
+                pages: list[int] = []
+                for k in changed:
+                    s = k // per
+                    if spec.duplex == "none":
+                        pages += [offset + s + 1, offset + sheets + s + 1]
+                    else:
+                        pages += [offset + 2 * s + 1, offset + 2 * s + 2]
+                    ref = next((r for r in refs if r.deck_id == deck["id"]
+                                and r.number <= k + 1 < r.number + r.copies), None)
+                    name = (ref.id or ref.address) if ref is not None else f"{deck['id']}:{k + 1}"
+                    if name not in names:
+                        names.append(name)
+                if changed or len(now) != len(before):
+                    changes.append(DeckChange(str(deck["id"]), names, ctx.output_name(output),
+                                              sorted(set(pages)), len(now) - len(before)))
+            offset += 2 * sheets
+    return changes
+
+
+@dataclass
 class BuildReport:
     """What one (re)build did; ``on_build`` gets one after every build."""
 
@@ -55,6 +139,7 @@ class BuildReport:
     reused: list[str] = field(default_factory=list)      # outputs reused from the cache
     problems: list[str] = field(default_factory=list)    # "file:line:col: ..." lines
     error: BaseException | None = None
+    decks: list[DeckChange] = field(default_factory=list)   # cards whose faces changed
 
     @property
     def problem_count(self) -> int:
@@ -68,7 +153,8 @@ class BuildReport:
             return "\n".join(self.problems + [f"build failed: {n} problem{'s' if n != 1 else ''}; "
                                               f"kept the last good output"])
         what = ", ".join(self.written) if self.written else "no file changed"
-        return f"rebuilt in {self.seconds:.2f} s: {what}"
+        return "\n".join([f"rebuilt in {self.seconds:.2f} s: {what}"]
+                         + [f"  {change}" for change in self.decks])
 
 
 def rebuild(pack: str | None, out: Path, options: PrintOptions | PrintRequest, cache: BuildCache,
@@ -98,9 +184,13 @@ def rebuild(pack: str | None, out: Path, options: PrintOptions | PrintRequest, c
     names = [p.name for p in written]
     every = [o.name for o in outputs] + [manifest_name(ctx)]
     stats = cache.stats
+    try:
+        decks = deck_changes(ctx, cache)
+    except Exception:   # a report of what changed must never fail a good build
+        decks = []
     return BuildReport(True, time.perf_counter() - started, changes, names,
                        [n for n in every if n not in names], list(stats.outputs_rendered),
-                       list(stats.outputs_reused))
+                       list(stats.outputs_reused), decks=decks)
 
 
 def _filter(root: Path, out: Path) -> Callable[[Any, str], bool]:

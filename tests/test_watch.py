@@ -312,3 +312,32 @@ def test_a_render_failure_with_workers_reports_and_leaves_no_process_behind(pack
     layout.write_text(good, encoding="utf-8")
     report = rebuild(str(pack_copy), out, PrintOptions(), cache)
     assert report.ok and _digests(out) == before
+
+
+def test_a_rebuild_names_the_deck_cards_and_pages_that_changed(warm):
+    pack, out, cache = warm
+    edit(pack / "cards/events.yaml", "highest filled data port.", "highest occupied data port.")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok, report.problems
+    assert [(c.deck, c.output) for c in report.decks] == [("events", "eti-cards.pdf")]
+    change = report.decks[0]
+    assert change.cards == ["the-great-blackout"]      # the first event card
+    # events are the third deck: research (90 cards, 10 sheets) and projects (40, 5 sheets)
+    # come first, nine cards to a sheet, each front sheet followed by its back sheet
+    assert change.pages == [31, 32]
+    assert "events: 1 card changed: the-great-blackout; eti-cards.pdf pages 31-32" \
+        in report.summary()
+    # nothing changed: nothing named
+    edit(pack / "cards/events.yaml", "\n", "\n# a comment\n")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok and report.decks == []
+
+
+def test_watch_prints_the_output_folder(pack_copy, tmp_path, monkeypatch, capsys):
+    import eti_print.watch as watch_module
+
+    def no_loop(*args, **kwargs):
+        raise KeyboardInterrupt
+    monkeypatch.setattr(watch_module, "watch", no_loop)
+    assert main(["watch", str(pack_copy), "--out", str(tmp_path / "o")]) == 0
+    assert f"writing to {(tmp_path / 'o').resolve()}" in capsys.readouterr().out

@@ -104,10 +104,12 @@ def export_decks(ctx: Any, bleed: float = POD_BLEED) -> list[ExportDeck]:
 
 
 def faces_pdf(faces: Sequence[Any], art: Any, font: str, title: str, margin: float,
-              bookmarks: Sequence[str] | None = None) -> bytes:
+              bookmarks: Sequence[str] | None = None,
+              overlay: Callable[[Any, int], None] | None = None) -> bytes:
     """One page per face: the trim plus ``margin`` on every side, TrimBox and BleedBox set.
 
     Each distinct face is drawn once, as a PDF form, however many pages show it.
+    ``overlay(canvas, i)`` draws over page ``i`` (origin at the trim's bottom-left).
     """
     from ..pdfwriter import DocInfo, new_canvas
     from ..render.sheets import FormCache
@@ -128,6 +130,8 @@ def faces_pdf(faces: Sequence[Any], art: Any, font: str, title: str, margin: flo
         canvas.saveState()
         canvas.translate(margin, margin)
         canvas.doForm(name)
+        if overlay is not None:
+            overlay(canvas, i)
         canvas.restoreState()
         canvas.showPage()
     canvas.save()

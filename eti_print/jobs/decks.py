@@ -145,21 +145,25 @@ def resolve_deck(ctx: Context, deck: dict[str, Any], resolver: FaceResolver,
                 one_sided=all(part.back is None for part in parts))
 
 
-def _describe(ctx: Context, ref: str, index: int, item: Any) -> str:
-    label = ""
-    if isinstance(item, dict):
-        label = str(item.get("name") or item.get("title") or item.get("id") or "")
+def card_location(ctx: Context, ref: str, index: int) -> tuple[str, int | None]:
+    """The file (as shown in messages) and line of item ``index`` of ``ref``."""
     ds = ctx.dataset
     if ref.startswith("decks["):       # a card written in pack.yaml
         path: tuple = ()
         for part in ref.replace("]", "").replace("[", ".").split("."):
             path += (int(part),) if part.isdigit() else (part,)
         line, _ = ds.manifest.where(path + (index,))
-        doc_path = ds.manifest.path
-    else:
-        name, *keys = ref.split(".")
-        line, _ = ds.docs[name].where(tuple(keys) + (index,))
-        doc_path = ds.docs[name].path
+        return ds.manifest.path, line
+    name, *keys = ref.split(".")
+    line, _ = ds.docs[name].where(tuple(keys) + (index,))
+    return ds.docs[name].path, line
+
+
+def _describe(ctx: Context, ref: str, index: int, item: Any) -> str:
+    label = ""
+    if isinstance(item, dict):
+        label = str(item.get("name") or item.get("title") or item.get("id") or "")
+    doc_path, line = card_location(ctx, ref, index)
     where = f"{doc_path}:{line}" if line else doc_path
     return f"card {ref}[{index}]" + (f" {label!r}" if label else "") + f" ({where})"
 

@@ -53,6 +53,18 @@ class Face:
         return (self.width, self.height, self.bleed, self.ops)
 
 
+@dataclass(frozen=True)
+class BoxOutline:
+    """Where one layout box landed on one card (points, trim top-left, y down)."""
+
+    name: str
+    type: str
+    x: float
+    y: float
+    w: float
+    h: float
+
+
 class FaceResolver:
     """Evaluates layouts for cards: templates, colours, art ids, text fitting."""
 
@@ -139,22 +151,39 @@ class FaceResolver:
 
     # -- boxes --------------------------------------------------------------------
     def _box(self, box: Box, context: dict[str, Any], what: str) -> list[Op]:
+        return [self._one(box, here, x, y, w, h)
+                for here, x, y, w, h in self._placements(box, context)]
+
+    def _placements(self, box: Box, context: dict[str, Any]
+                    ) -> list[tuple[dict[str, Any], float, float, float, float]]:
+        """Where ``box`` is drawn on this card: (context, x, y, w, h) per drawing, none if
+        its ``when`` is false."""
         if not self._when(box, context):
             return []
         if "repeat" not in box.props:
-            x, y, w, h = self._geometry(box, context)
-            return [self._one(box, context, x, y, w, h)]
+            return [(context, *self._geometry(box, context))]
         # A repeated box is drawn ``repeat`` times, ``step``/``step_y`` apart;
         # its templates see the repetition's index as ``i`` (0-based).
         repeat = int(self._plain(box, "repeat", context, 1) or 0)
-        ops = []
+        found = []
         for i in range(max(repeat, 0)):
             here = dict(context, i=i)
             x, y, w, h = self._geometry(box, here)
             dx = self._length(box, "step", here, 0.0 if "step_y" in box.props else w)
             dy = self._length(box, "step_y", here, _d(box, "step_y"))
-            ops.append(self._one(box, here, x + i * dx, y + i * dy, w, h))
-        return ops
+            found.append((here, x + i * dx, y + i * dy, w, h))
+        return found
+
+    def outlines(self, layout: Layout, context: dict[str, Any]) -> list[BoxOutline]:
+        """Every box this card draws, with its resolved geometry (``preview --guides``);
+        call after ``resolve`` succeeded for the same card."""
+        found = []
+        for box in layout.boxes:
+            placed = self._placements(box, context)
+            for n, (_, x, y, w, h) in enumerate(placed):
+                name = f"{box.name}[{n}]" if "repeat" in box.props else box.name
+                found.append(BoxOutline(name, box.type, x, y, w, h))
+        return found
 
     def _one(self, box: Box, ctx: dict[str, Any], x: float, y: float, w: float, h: float) -> Op:
         if box.type == "rect":
