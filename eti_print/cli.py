@@ -371,7 +371,6 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--dpi", type=int, default=300, help="resolution (default 300)")
     p.add_argument("--out", default=None, metavar="FILE",
                    help="the PNG to write (default: output/preview/SLUG-DECK-NNN-SIDE.png)")
-    p.add_argument("--quiet", action="store_true", help="print nothing on success")
     p.set_defaults(handler=_cmd_preview)
 
     p = sub.add_parser("serve", help="a local web page with every card, front and back, "
@@ -382,7 +381,6 @@ def make_parser() -> argparse.ArgumentParser:
                    help="address to listen on (default 127.0.0.1: this computer only)")
     p.add_argument("--out", default="output",
                    help="output folder; the page's images go to its serve/ (default: ./output)")
-    p.add_argument("--quiet", action="store_true", help="print only problems")
     p.set_defaults(handler=_cmd_serve)
 
     p = sub.add_parser("watch", help="rebuild on every save of data, layouts, templates, "

@@ -322,7 +322,8 @@ def test_a_board_that_fits_one_page_is_not_tiled(settings):
 def test_pages_bookmarks_and_metadata(rendered, paper):
     out = rendered[paper]
     reader = PdfReader(io.BytesIO(out.data))
-    assert out.name == "eti-boards.pdf" and out.kind == "boards"
+    assert out.name == ("eti-boards.pdf" if paper == "a4" else f"eti-boards-{paper}.pdf")
+    assert out.kind == "boards"
     assert out.stock == "cardstock or heavy paper"
     assert out.counts == {"company": 6, "alien": 1}   # boards per pack.yaml entry
     assert len(reader.pages) == out.pages == 6 * 4 + 2

@@ -336,7 +336,7 @@ def test_jinja_errors_name_the_file_and_line(tmp_path):
 def test_booklet_option_imposes_on_landscape_sheets(tmp_path):
     for paper, size in (("a4", (842, 595)), ("letter", (792, 612))):
         ctx = load_context(None, PrintOptions(paper=paper, booklet=True))
-        out = outputs(ctx)[BOOKLET]
+        out = outputs(ctx)[ctx.output_name("rules-reference")]
         reader = PdfReader(io.BytesIO(out.data))
         assert out.pages == len(reader.pages) == padded_count(out.counts["booklet pages"]) // 2
         for page in reader.pages:
@@ -366,6 +366,6 @@ def test_templates_cannot_reach_the_file_system(tmp_path):
 
 def test_letter_pages_are_half_letter():
     ctx = load_context(None, PrintOptions(paper="letter"))
-    reader = PdfReader(io.BytesIO(outputs(ctx)[BOOKLET].data))
+    reader = PdfReader(io.BytesIO(outputs(ctx)["eti-rules-reference-letter.pdf"].data))
     assert (round(float(reader.pages[0].mediabox.width)),
             round(float(reader.pages[0].mediabox.height))) == (396, 612)

@@ -152,7 +152,8 @@ def _placements(data: bytes) -> list[Counter]:
 @pytest.mark.parametrize("paper", PAPERS)
 def test_pdf_draws_exact_counts(rendered, paper):
     out = rendered[paper]
-    assert out.name == "eti-tokens.pdf" and out.kind == "pieces" and out.stock == "cardstock"
+    assert out.name == ("eti-tokens.pdf" if paper == "a4" else f"eti-tokens-{paper}.pdf")
+    assert out.kind == "pieces" and out.stock == "cardstock"
     assert out.counts == {"green-tokens": 180, "red-tokens": 30, "issa-badge": 1,
                           "company-logos": 12}
     pages = _placements(out.data)
