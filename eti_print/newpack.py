@@ -198,6 +198,36 @@ def new_pack(folder: str | Path, size: str = "poker", two_sided: bool = True,
         path.parent.mkdir(parents=True, exist_ok=True)
         write_bytes(path, content)
         written.append(path)
+    written.extend(editor_schemas(target))
+    return written
+
+
+#: Where ``new`` puts the pack's JSON Schemas, and the editor settings that use them.
+SCHEMA_DIR = ".schemas"
+EDITOR_SETTINGS = ".vscode/settings.json"
+
+
+def editor_schemas(target: Path) -> list[Path]:
+    """The pack's JSON Schemas in ``.schemas/`` and a ``.vscode/settings.json`` mapping
+    them onto its files (yaml-language-server: completion and inline errors), with
+    paths relative to the pack so the folder can move."""
+    import json
+
+    from .jsonschemas import pack_schemas
+    written = []
+    mapping: dict[str, list[str]] = {}
+    for name, (schema, files) in pack_schemas(str(target)).items():
+        path = target / SCHEMA_DIR / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_bytes(path, (json.dumps(schema, indent=2) + "\n").encode("utf-8"))
+        written.append(path)
+        if files:
+            mapping[f"./{SCHEMA_DIR}/{name}"] = files
+    settings = target / EDITOR_SETTINGS
+    settings.parent.mkdir(parents=True, exist_ok=True)
+    write_bytes(settings, (json.dumps({"yaml.schemas": mapping}, indent=2) + "\n")
+                .encode("utf-8"))
+    written.append(settings)
     return written
 
 

@@ -108,9 +108,10 @@ def test_spreadsheet_data_builds_the_same_cards(tmp_path, data):
 
 def test_the_pack_needs_no_fonts_sheets_or_other_files(tmp_path):
     pack = new(tmp_path, "--one-sided")
-    files = sorted(p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file())
+    files = sorted(p.relative_to(pack).as_posix() for p in pack.rglob("*") if p.is_file()
+                   and not p.relative_to(pack).as_posix().startswith((".schemas/", ".vscode/")))
     assert files == ["cards/deck.yaml", "cards/schemas/deck.yaml", "pack.yaml",
-                     "templates/layouts/front.yaml"]
+                     "templates/layouts/front.yaml"]     # beside the editors' schemas
     text = (pack / "pack.yaml").read_text()
     assert "back:" not in text.replace("`back: NAME`", "")
 
@@ -291,3 +292,33 @@ def test_a_part_without_a_back_gets_blank_backs_beside_parts_with_one(tmp_path):
     counts = placements(build(pack) / "mygame-cards.pdf")
     assert counts == [9, 9, 9, 9, 3, 3]      # 21 cards, every front sheet with its backs
 
+
+
+def test_new_wires_in_the_json_schemas_for_editors(tmp_path):
+    """``.vscode/settings.json`` maps the JSON Schemas ``new`` wrote onto the pack's files,
+    and each file of the new pack passes its schema (what yaml-language-server checks)."""
+    import glob
+    import json
+
+    import jsonschema
+    import yaml
+
+    from eti_print.newpack import new_pack
+    pack = tmp_path / "game"
+    new_pack(pack)
+    mapping = json.loads((pack / ".vscode/settings.json").read_text())["yaml.schemas"]
+    checked = set()
+    for schema_path, patterns in mapping.items():
+        schema = json.loads((pack / schema_path).read_text())
+        jsonschema.Draft202012Validator.check_schema(schema)
+        for pattern in patterns:
+            for file in glob.glob(str(pack / pattern)):
+                jsonschema.validate(yaml.safe_load(open(file, encoding="utf-8")), schema)
+                checked.add(str(__import__("pathlib").Path(file).relative_to(pack)))
+    assert {"pack.yaml", "cards/deck.yaml", "templates/layouts/front.yaml",
+            "templates/layouts/back.yaml"} <= checked
+    layout = json.loads((pack / ".schemas/layout.schema.json").read_text())
+    broken = yaml.safe_load((pack / "templates/layouts/front.yaml").read_text())
+    next(iter(broken["boxes"].values()))["colr"] = "#000000"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.validate(broken, layout)
