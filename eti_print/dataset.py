@@ -68,6 +68,45 @@ class Dataset:
                 if isinstance(item, dict) and "id" in item}
 
 
+#: The suffixes of files in cards/ that could be data.
+DATA_SUFFIXES = (".yaml", ".yml", ".csv", ".tsv", ".xlsx")
+
+
+def unlisted_files(ds: Dataset) -> list[str]:
+    """Files in ``cards/`` that look like data but that pack.yaml's ``data:`` does not
+    name, so nothing reads them (a spreadsheet beside a listed YAML file of the same
+    name, an export of it, does not count)."""
+    folder = ds.pack.root / "cards"
+    if not folder.is_dir():
+        return []
+    listed: set[str] = set()
+    files: set[str] = set()
+    for entry in ds.config.get("data") or []:
+        if isinstance(entry, dict):
+            listed.add(str(entry.get("name")))
+            files.add(str(entry.get("file", "")).split("#", 1)[0])
+        else:
+            listed.add(str(entry))
+    found = []
+    for path in sorted(folder.iterdir()):
+        if path.suffix.lower() not in DATA_SUFFIXES or not path.is_file():
+            continue
+        if path.stem in listed or path.name in files:
+            continue
+        found.append(f"cards/{path.name}")
+    return found
+
+
+def unlisted_note(ds: Dataset) -> str:
+    """One line naming the unlisted data files, or ''."""
+    found = unlisted_files(ds)
+    if not found:
+        return ""
+    return (f"note: {', '.join(found)} {'is' if len(found) == 1 else 'are'} in cards/ but not "
+            f"in pack.yaml's data: list, so nothing reads {'it' if len(found) == 1 else 'them'}"
+            f" (add {'it' if len(found) == 1 else 'them'} to data: to use)")
+
+
 def load_manifest(pack: Pack) -> Document:
     path = pack.root / "pack.yaml"
     return load_checked(path, pack.display(path), "pack")

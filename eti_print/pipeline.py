@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from .cache import BuildCache
 from .context import Context, Output, Progress
-from .dataset import Dataset, load_dataset, run_checks
+from .dataset import Dataset, load_dataset, run_checks, unlisted_note
 from .errors import InputError, Problem, combine
 from .manifest import manifest, manifest_name
 from .options import PrintOptions, PrintRequest
@@ -305,11 +305,13 @@ def validate(pack_arg: str | None, cache: BuildCache | None = SHARED,
         n = sum(len(plan) for job, plan in plans if job.key == key)
         if n:
             counts.append(f"{n} {what}{'s' if n > 1 else ''}")
+    note = unlisted_note(ds)
     return (f"{ds.config['name']}: OK - {len(ds.docs)} data files, "
             + (", ".join(counts) if counts else "no decks")
             + (f"; {len(game.rule_names)} consistency rules passed" if game and game.rule_names
                else "")
-            + (f"\n{ctx.options.describe()}" if verbose else ""))
+            + (f"\n{ctx.options.describe()}" if verbose else "")
+            + (f"\n{note}" if note else ""))
 
 
 def build(pack_arg: str | None, out_dir: Path, options: PrintOptions | PrintRequest,
@@ -328,4 +330,7 @@ def build(pack_arg: str | None, out_dir: Path, options: PrintOptions | PrintRequ
         counts = ", ".join(f"{v} {k}" for k, v in o.counts.items())
         lines.append(f"{o.name}: {o.pages} pages" + (f" ({counts})" if counts else ""))
     lines.append(f"wrote {len(written)} files to {out_dir} in {seconds:.2f} s")
+    note = unlisted_note(ctx.dataset)
+    if note:
+        lines.append(note)
     return "\n".join(lines)

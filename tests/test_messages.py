@@ -9,7 +9,7 @@ from pathlib import Path
 from eti_print.cli import main
 from eti_print.suggest import did_you_mean, nearest
 
-from conftest import copy_pack, edit, line_of, problems
+from conftest import ROOT, copy_pack, edit, line_of, problems
 
 
 def test_nearest_name_or_none() -> None:
@@ -387,3 +387,22 @@ def test_calibrate_takes_the_paper_and_offset_of_the_pack_it_stands_in(
     monkeypatch.chdir(tmp_path)                  # no pack.yaml here or above: built in
     assert main(["calibrate", "--out", str(tmp_path / "o"), "-v"]) == 0
     assert "paper a4 (the default), back_offset 0,0 (the default)" in capsys.readouterr().out
+
+
+def test_a_data_file_pack_yaml_does_not_list_is_named(tmp_path, capsys):
+    """A file in cards/ that pack.yaml's data: does not name is read by nothing: validate
+    and build say so (a spreadsheet twin of a listed file, chits.csv, is not one)."""
+    import shutil
+
+    from eti_print.cli import main
+    pack = tmp_path / "ms"
+    shutil.copytree(ROOT / "packs" / "mad-scientists", pack)
+    assert main(["validate", str(pack)]) == 0
+    assert "note:" not in capsys.readouterr().out            # chits.csv beside chits.yaml
+    (pack / "cards" / "gadgets.yaml").write_text("gadgets: []\n")
+    assert main(["validate", str(pack)]) == 0
+    out = capsys.readouterr().out
+    assert ("note: cards/gadgets.yaml is in cards/ but not in pack.yaml's data: list, so "
+            "nothing reads it") in out
+    assert main(["build", str(pack), "--out", str(tmp_path / "out")]) == 0
+    assert "note: cards/gadgets.yaml" in capsys.readouterr().out
