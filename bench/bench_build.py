@@ -1,4 +1,5 @@
-"""Benchmark: validate, full build (cold and warm), score with maximum swaps.
+"""Benchmark: validate, full build (cold and warm, with and without the process's build
+cache), score with maximum swaps.
 
 Run from the repository root:  python bench/bench_build.py [--repeat N]
 Each figure is the best of N runs (cold figures start a new Python process,
@@ -46,6 +47,8 @@ def main() -> None:
         build(None, out / "warm", PrintOptions())
         rows.append(("build, all outputs (warm, in process)",
                      best_of(n, lambda: build(None, out / "warm", PrintOptions()))))
+        rows.append(("build, warm, without the process's cache",
+                     best_of(n, lambda: build(None, out / "warm", PrintOptions(), cache=None))))
         from eti_print.games.eti import engine
         queue = [engine.parse_card(t) for t in
                  "x3 spy 10 x2 arson 50 x0 20 data-virus 40 x2 abduction 30 x3".split()]
