@@ -72,7 +72,8 @@ def _offset(value: str) -> tuple[float, float]:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .pipeline import validate
-    summary = validate(args.pack, verbose=args.verbose)
+    # one run of the command line is one build: nothing to reuse, so no cache to keep
+    summary = validate(args.pack, verbose=args.verbose, cache=None)
     if not args.quiet:
         print(summary)
     return 0
@@ -110,7 +111,7 @@ def _cmd_build(args: argparse.Namespace) -> int:
     progress = None if args.quiet else _reporter()
     try:
         report = build(args.pack, Path(args.out), _print_options(args), progress=progress,
-                       verbose=args.verbose)
+                       verbose=args.verbose, cache=None)
     finally:
         if progress is not None:
             progress.close()
