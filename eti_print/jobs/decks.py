@@ -142,7 +142,8 @@ def resolve_deck(ctx: Context, deck: dict[str, Any], resolver: FaceResolver,
                 labels.extend([card_label(deck, item)] * copies)
                 n += copies
     return Deck(deck["id"], deck["title"], tuple(cards), tuple(labels),
-                one_sided=all(part.back is None for part in parts))
+                one_sided=all(part.back is None for part in parts),
+                secret=bool(deck.get("secret", False)))
 
 
 def card_location(ctx: Context, ref: str, index: int) -> tuple[str, int | None]:

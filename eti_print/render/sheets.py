@@ -31,6 +31,8 @@ class Deck:
     labels: tuple[str, ...] = ()
     #: No back layout: the backs are blank and no back sheets are imposed.
     one_sided: bool = False
+    #: Cards that must not be told apart from behind: sheets filled evenly (``balanced``).
+    secret: bool = False
 
 
 class ArtForms:
@@ -128,6 +130,20 @@ def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return [items[i:i + size] for i in range(0, len(items), size)] or [items]
 
 
+def balanced(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
+    """``items`` on as few sheets of ``size`` as ``_chunks`` uses, filled evenly (sheets
+    differ by at most one card), so no card sits alone on a sheet of its own: a card
+    printed apart from the rest could be told from behind by the sheet it came from."""
+    count = len(_chunks(items, size))
+    base, extra = divmod(len(items), count)
+    out, start = [], 0
+    for n in range(count):
+        end = start + base + (1 if n < extra else 0)
+        out.append(items[start:end])
+        start = end
+    return out or [items]
+
+
 def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,
            ink_saver: bool = False, invariant: bool = True) -> tuple[bytes, int]:
     """Render ``decks`` onto sheets; return the PDF bytes and the page count."""
@@ -155,7 +171,7 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
         key = f"deck-{deck.id}"
         canvas.bookmarkPage(key)
         canvas.addOutlineEntry(f"{deck.title} ({len(pairs)})", key, level=0)
-        sheets = _chunks(pairs, len(fronts))
+        sheets = (balanced if deck.secret else _chunks)(pairs, len(fronts))
         if deck.one_sided:
             for sheet in sheets:
                 page(sheet, 0, fronts, marks)

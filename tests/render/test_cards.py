@@ -167,3 +167,28 @@ def test_yaml_text_is_escaped(tmp_path: Path, pack_copy: Path):
     build(str(pack_copy), tmp_path, PrintOptions())
     flat = page_texts(tmp_path / "eti-cards.pdf")[20]
     assert "R&D <Polymers>" in flat
+
+
+@pytest.mark.parametrize("mode", ["a4-long", "letter-short", "a4-none"])
+def test_a_secret_deck_never_leaves_a_card_alone_on_a_sheet(built, mode):
+    """The endgame deck (secret: true) holds the alien card among the humans' cards:
+    its ten cards print 5 + 5, in every duplex mode, never 9 + 1."""
+    reader = PdfReader(built[mode])
+    outline = next(o for o in reader.outline if o.title.startswith("Endgame cards"))
+    first = reader.get_destination_page_number(outline)
+    counts = [len(placements(p)) for p in reader.pages[first:first + 4]]
+    assert counts == ([5, 5, 5, 5])
+    research = next(o for o in reader.outline if o.title.startswith("Research cards"))
+    start = reader.get_destination_page_number(research)
+    assert len(placements(reader.pages[start])) == 9          # other decks fill sheets
+
+
+def test_balanced_sheets_differ_by_at_most_one_card():
+    from eti_print.render.sheets import balanced
+    for n in range(1, 40):
+        for size in (1, 4, 9):
+            sheets = balanced(list(range(n)), size)
+            assert [x for s in sheets for x in s] == list(range(n))
+            assert len(sheets) == -(-n // size)
+            assert max(map(len, sheets)) - min(map(len, sheets)) <= 1
+            assert max(map(len, sheets)) <= size
