@@ -18,7 +18,6 @@ from eti_print.imposition import (
     Rect,
     SheetSpec,
     Slot,
-    Tiling,
     back_rect,
     back_slots,
     bounding,
@@ -27,11 +26,10 @@ from eti_print.imposition import (
     flip,
     front_slots,
     grid,
-    page_map_label,
     registered,
-    tile,
     unmarked_edges,
 )
+from eti_print.imposition_tiling import Tiling, page_map_label, tile
 from eti_print.units import PAPER, mm, to_mm
 
 POKER = (mm(63.5), mm(88.9))

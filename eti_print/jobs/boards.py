@@ -6,7 +6,7 @@ With ``for_each: file.key`` it is one board per item of that list, the item
 seen by templates as ``item`` (or the name ``as:`` gives); the boxes whose
 templates never mention that name are the same on every board, resolved
 once and drawn once as a shared PDF form.  A board larger than the paper is
-cut into equal sheets (``imposition.tile``) that share a glue strip
+cut into equal sheets (``imposition_tiling.tile``) that share a glue strip
 (``render.tiles``).  Boards go into ``SLUG-boards.pdf`` (or ``SLUG-OUTPUT.pdf``).
 
 Templates see the base names (``scope``), the entry's game ``context:`` if
@@ -23,7 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..context import Output
 from ..errors import InputError, Problem
-from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE, Tiling, tile
+from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE
+from ..imposition_tiling import Tiling, tile
 from ..layout import Layout
 from ..pdfwriter import DocInfo, new_canvas
 from ..render.faces import Face, FaceResolver, draw_face

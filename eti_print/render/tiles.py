@@ -1,7 +1,7 @@
 """Boards larger than the paper, drawn sheet by sheet: tiles, glue strips, marks, page map.
 
 A board is drawn once into a PDF form; ``draw_tiled`` places it, clipped, on
-each sheet of its tiling (``imposition.tile``).  Assembly: cut every sheet
+each sheet of its tiling (``imposition_tiling.tile``).  Assembly: cut every sheet
 along its crop marks; a sheet's left and top strips (when it has a neighbour
 there) are glue strips, hatched and labelled, that slide under the
 neighbouring sheet until that sheet's edge meets the dashed line.
@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..imposition import Line, Rect, Tile, Tiling, draw_crop_marks, page_map_label
+from ..imposition import Line, Rect, draw_crop_marks
+from ..imposition_tiling import Tile, Tiling, page_map_label
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
 from ..units import mm

@@ -18,7 +18,8 @@ from eti_print.games.eti.boards import (
     palette,
     port_problems,
 )
-from eti_print.imposition import EPS, Rect, tile
+from eti_print.imposition import EPS, Rect
+from eti_print.imposition_tiling import tile
 from eti_print.jobs import Job
 from eti_print.jobs import boards as board_job
 from eti_print.layout import Layout
