@@ -483,9 +483,8 @@ class BuildCache:
     def plan(self, job: Any, ctx: Any) -> Any:
         """``job.resolve(ctx)``, or the plan of an earlier validate if nothing it read
         changed (a plan with problems is never kept: the problems are raised)."""
-        name = _name(job)
-        value, reused = self._run(self._plans, name, self._output_key(ctx),
-                                  lambda: job.resolve(self.tracked(ctx)))
+        value, _ = self._run(self._plans, _name(job), self._output_key(ctx),
+                             lambda: job.resolve(self.tracked(ctx)))
         return value
 
     # -- drawn files -----------------------------------------------------------

@@ -12,6 +12,7 @@ import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from . import __version__
 from .errors import PROBLEM_CAP, EtiError, InputError, UsageError
@@ -81,7 +82,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
 
 def _cmd_new(args: argparse.Namespace) -> int:
     from .newpack import new_pack, report
-    print(report(args.dir, new_pack(args.dir, args.size, args.two_sided, args.data)))
+    written = new_pack(args.dir, args.size, args.two_sided, args.data)
+    if not args.quiet:
+        print(report(args.dir, written))
     return 0
 
 
@@ -106,18 +109,25 @@ def _print_options(args: argparse.Namespace):
                         ink_saver=args.ink_saver, booklet=getattr(args, "booklet", False))
 
 
-def _cmd_build(args: argparse.Namespace) -> int:
-    from .pipeline import build
+def _report(args: argparse.Namespace, work: Any) -> int:
+    """Run ``work(progress)`` with a progress reporter (none with -q), closed whatever
+    happens, and print its report."""
     progress = None if args.quiet else _reporter()
     try:
-        report = build(args.pack, Path(args.out), _print_options(args), progress=progress,
-                       verbose=args.verbose, cache=None)
+        report = work(progress)
     finally:
         if progress is not None:
             progress.close()
     if not args.quiet:
         print(report)
     return 0
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from .pipeline import build
+    return _report(args, lambda progress: build(
+        args.pack, Path(args.out), _print_options(args), progress=progress,
+        verbose=args.verbose, cache=None))
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
@@ -143,16 +153,9 @@ def _cmd_export(args: argparse.Namespace) -> int:
     elif args.format in ("csv", "xlsx"):
         raise UsageError("--format for 'export tts' is jpg or png")
     default = "csv" if args.kind == "data" else "jpg"
-    progress = None if args.quiet else _reporter()
-    try:
-        report = export(args.kind, args.pack, Path(args.out), fmt=args.format or default,
-                        base_url=args.base_url, progress=progress)
-    finally:
-        if progress is not None:
-            progress.close()
-    if not args.quiet:
-        print(report)
-    return 0
+    return _report(args, lambda progress: export(
+        args.kind, args.pack, Path(args.out), fmt=args.format or default,
+        base_url=args.base_url, progress=progress))
 
 
 def _cmd_import(args: argparse.Namespace) -> int:

@@ -185,18 +185,32 @@ def pack_schemas(where: str | None) -> dict[str, tuple[dict[str, Any], list[str]
     return out
 
 
+def write_schema_files(where: str | None, folder: Path) -> dict[Path, list[str]]:
+    """Write every JSON Schema of a pack into ``folder``; return each file written with
+    the pack files (globs) it is for."""
+    from .output import write_text
+    folder.mkdir(parents=True, exist_ok=True)
+    written = {}
+    for name, (schema, files) in pack_schemas(where).items():
+        write_text(folder / name, json.dumps(schema, indent=2) + "\n")
+        written[folder / name] = files
+    return written
+
+
+def yaml_schemas(written: dict[Path, list[str]], key: Any = None) -> str:
+    """The ``yaml.schemas`` editor setting (JSON) mapping schema files onto pack files;
+    ``key(path)`` names each schema file (default: its absolute path)."""
+    mapping = {(key(path) if key else str(path.resolve())): files
+               for path, files in written.items() if files}
+    return json.dumps({"yaml.schemas": mapping}, indent=2) + "\n"
+
+
 def write_json_schemas(where: str | None, folder: Path) -> str:
     """Write every JSON Schema of a pack into ``folder``, and ``yaml-schemas.json``, the
     ``yaml.schemas`` setting that maps them onto the pack's files."""
     from .output import write_text
-    schemas = pack_schemas(where)
-    folder.mkdir(parents=True, exist_ok=True)
-    mapping = {}
-    for name, (schema, files) in schemas.items():
-        write_text(folder / name, json.dumps(schema, indent=2) + "\n")
-        if files:
-            mapping[str((folder / name).resolve())] = files
-    write_text(folder / "yaml-schemas.json", json.dumps({"yaml.schemas": mapping}, indent=2) + "\n")
+    schemas = write_schema_files(where, folder)
+    write_text(folder / "yaml-schemas.json", yaml_schemas(schemas))
     return (f"wrote {len(schemas)} JSON Schemas to {folder}; for yaml-language-server, add "
             f"the \"yaml.schemas\" of {folder / 'yaml-schemas.json'} to your editor's "
             f"settings, or start a file with "

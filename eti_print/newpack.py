@@ -211,24 +211,13 @@ def editor_schemas(target: Path) -> list[Path]:
     """The pack's JSON Schemas in ``.schemas/`` and a ``.vscode/settings.json`` mapping
     them onto its files (yaml-language-server: completion and inline errors), with
     paths relative to the pack so the folder can move."""
-    import json
-
-    from .jsonschemas import pack_schemas
-    written = []
-    mapping: dict[str, list[str]] = {}
-    for name, (schema, files) in pack_schemas(str(target)).items():
-        path = target / SCHEMA_DIR / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_bytes(path, (json.dumps(schema, indent=2) + "\n").encode("utf-8"))
-        written.append(path)
-        if files:
-            mapping[f"./{SCHEMA_DIR}/{name}"] = files
+    from .jsonschemas import write_schema_files, yaml_schemas
+    written = write_schema_files(str(target), target / SCHEMA_DIR)
     settings = target / EDITOR_SETTINGS
     settings.parent.mkdir(parents=True, exist_ok=True)
-    write_bytes(settings, (json.dumps({"yaml.schemas": mapping}, indent=2) + "\n")
-                .encode("utf-8"))
-    written.append(settings)
-    return written
+    write_bytes(settings, yaml_schemas(
+        written, key=lambda path: f"./{path.relative_to(target).as_posix()}").encode("utf-8"))
+    return [*written, settings]
 
 
 def report(folder: str | Path, written: list[Path]) -> str:

@@ -343,16 +343,13 @@ def resolve(ctx: Context) -> list[Sheetful]:
 # draw
 
 
-class _Notes:
-    def __init__(self, ctx: Context):
-        self.ctx = ctx
-
-    def draw(self, canvas: Canvas, markup: str, x: float, y: float, w: float, h: float,
-             size: float = 7.5, align: str = "center") -> None:
-        style = TextStyle(family=self.ctx.fonts["body"], size=size, min_size=min(size, 5.5),
-                          color=HexColor(NOTE_INK), align=align, valign="middle")
-        draw_text(canvas, fit_markup(markup, w, h, style, self.ctx.art, where="pieces",
-                                     field="sheet note"), x, y)
+def _note_text(ctx: Context, canvas: Canvas, markup: str, x: float, y: float, w: float,
+               h: float, size: float = 7.5, align: str = "center") -> None:
+    """A sheet note (labels, cutting advice) in navy body text, fitted to its box."""
+    style = TextStyle(family=ctx.fonts["body"], size=size, min_size=min(size, 5.5),
+                      color=HexColor(NOTE_INK), align=align, valign="middle")
+    draw_text(canvas, fit_markup(markup, w, h, style, ctx.art, where="pieces",
+                                 field="sheet note"), x, y)
 
 
 def _place(canvas: Canvas, form: str, trim: Rect) -> None:
@@ -396,8 +393,8 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
     forms = FormCache()
     names = {id(g): [forms.add(face) for face in g.faces] for g in groups}
     forms.define_all(canvas, ctx.art, ctx.options.ink_saver)
-    notes = _Notes(ctx)
     outlined: set[str] = set()
+    placed: dict[int, int] = {}      # pieces of each group placed so far, over all pages
 
     def bookmark(group: Group, top: float) -> None:
         if group.id in outlined:
@@ -413,22 +410,23 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
             spec = page.grid
             slots = front_slots(spec)
             used = [slots[i] for i, _ in page.cells]
-            seen: dict[int, int] = {}
+            seen: dict[int, int] = {}           # pieces of each group on this page
             for cell, group in page.cells:
                 bookmark(group, slots[cell].trim.top)
-                n = seen.get(id(group), 0)
-                seen[id(group)] = n + 1
-                _place(canvas, names[id(group)][_offset(page, sheetful, group) + n],
-                       slots[cell].trim)
+                n = placed.get(id(group), 0)
+                placed[id(group)] = n + 1
+                seen[id(group)] = seen.get(id(group), 0) + 1
+                _place(canvas, names[id(group)][n], slots[cell].trim)
             draw_crop_marks(canvas, crop_marks(spec, used), spec.mark_stroke)
             here = {id(g): g for _, g in page.cells}
             labels = [g.label(seen[k]) for k, g in here.items()]
             top = max(s.trim.top for s in used)
-            notes.draw(canvas, _note(*labels, *dict.fromkeys(g.note for g in here.values())),
+            _note_text(ctx, canvas,
+                       _note(*labels, *dict.fromkeys(g.note for g in here.values())),
                        mm(10), top + mm(4.5), page.size[0] - mm(20), mm(4))
             if page.number is not None:
-                notes.draw(canvas, f"sheet {page.number[0]} of {page.number[1]}", mm(10),
-                           mm(2.5), page.size[0] - mm(20), mm(4))
+                _note_text(ctx, canvas, f"sheet {page.number[0]} of {page.number[1]}",
+                           mm(10), mm(2.5), page.size[0] - mm(20), mm(4))
         else:
             for block in page.blocks:
                 group = block.group
@@ -442,18 +440,9 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
                                 mark_spec.mark_stroke)
                 x0 = min(s.trim.x for s in block.slots)
                 width = max(s.trim.right for s in block.slots) - x0
-                notes.draw(canvas, _note(group.label(len(group.faces)), group.note), x0,
+                _note_text(ctx, canvas, _note(group.label(len(group.faces)), group.note), x0,
                            top + mm(4.5), width, mm(4), size=7, align="left")
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), len(sheetful.pages)
 
-
-def _offset(page: Page, sheetful: Sheetful, group: Group) -> int:
-    """How many of ``group``'s pieces earlier grid pages already placed."""
-    done = 0
-    for earlier in sheetful.pages:
-        if earlier is page:
-            break
-        done += sum(1 for _, g in earlier.cells if g is group)
-    return done
