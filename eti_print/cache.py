@@ -63,6 +63,7 @@ from pathlib import Path
 from typing import Any
 
 from .errors import InputError
+from .files import digest
 
 #: Folders of a pack whose files are resources (any change: new resources,
 #: and every entry's global key changes).
@@ -110,6 +111,10 @@ def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
         put(b"?" + type(value).__qualname__.encode() + repr(value).encode())
 
 
+#: Largest file hashed whole for a cache key; a larger one counts by size and time.
+DIGEST_CAP = 64 * 1024 * 1024
+
+
 def files_hash(root: Path, parts: tuple[str, ...]) -> str:
     """SHA-256 over the names and contents of the files under ``parts`` of ``root``."""
     h = hashlib.sha256()
@@ -119,10 +124,7 @@ def files_hash(root: Path, parts: tuple[str, ...]) -> str:
             sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [])
         for path in paths:
             h.update(path.relative_to(root).as_posix().encode() + b"\0")
-            try:
-                h.update(hashlib.sha256(path.read_bytes()).digest())
-            except OSError:
-                h.update(b"unreadable")
+            h.update(digest(path, DIGEST_CAP))   # never more than a cap; no FIFO opened
     return h.hexdigest()
 
 

@@ -413,7 +413,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     end = argv.index("--") if "--" in argv else len(argv)
     moved = [a for a in argv[:end] if a in _ANYWHERE]
     argv = moved + [a for a in argv[:end] if a not in _ANYWHERE] + argv[end:]
-    debug = "--debug" in moved
+    debug = "--debug" in moved or bool(os.environ.get("ETI_PRINT_DEBUG"))
     verbose = "-v" in moved or "--verbose" in moved
     parser = make_parser()
     try:
@@ -452,6 +452,32 @@ def main(argv: Sequence[str] | None = None) -> int:
         # keep Python from complaining while it flushes stdout at exit.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 1
+    except Exception as exc:     # the last resort: a bug of ours, never a raw traceback
+        if debug:
+            raise
+        return _internal_error(exc)
+
+
+#: Where a user reports an internal error.
+REPORT_TO = "https://github.com/eti-print/eti-print/issues"
+
+
+def _internal_error(exc: BaseException) -> int:
+    """An unexpected exception as one located line and a request to report it (exit 1);
+    ``--debug`` or ``ETI_PRINT_DEBUG=1`` shows the traceback instead."""
+    tb = exc.__traceback__
+    place = ""
+    while tb is not None:
+        place = f" (at {Path(tb.tb_frame.f_code.co_filename).name}:{tb.tb_lineno})"
+        tb = tb.tb_next
+    text = str(exc)
+    if len(text) > 300:
+        text = text[:300] + "..."
+    print(f"eti-print: internal error: {type(exc).__name__}: {text}{place}", file=sys.stderr)
+    print(f"eti-print: this is a bug in eti-print, not in your pack: please report it at "
+          f"{REPORT_TO} with the command you ran (run it again with --debug, or "
+          f"ETI_PRINT_DEBUG=1, for the traceback)", file=sys.stderr)
+    return 1
 
 
 if __name__ == "__main__":  # pragma: no cover

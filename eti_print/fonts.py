@@ -14,6 +14,7 @@ draws with, so no PDF depends on a system font.
 
 from __future__ import annotations
 
+import io
 import struct
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +25,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from .errors import InputError, Problem, fail
+from .files import exists, is_file, read
+from .fontcheck import MAX_FONT_BYTES, sanitise
 from .pack import Pack, confine, default_pack_root
 from .suggest import did_you_mean
 from .yamlload import load
@@ -77,13 +80,23 @@ class FontSet:
 @cache
 def _register_file(path: Path, shown: str) -> str:
     name = "eti-" + path.stem
+    data = read(path, shown, MAX_FONT_BYTES, what="font")
+    sanitise(data, shown)
+    source = io.BytesIO(data)
+    source.name = str(path)
     try:
-        font = TTFont(name, str(path))
-    except (TTFError, OSError, ValueError, struct.error) as exc:
-        raise fail(f"cannot load font: {exc}", path=shown,
+        font = TTFont(name, source)
+    except Exception as exc:     # reportlab on a font OTS passed: any error is the font's
+        raise fail(f"cannot load font: {_reason(exc)}", path=shown,
                    hint="fonts are TrueType (.ttf) files") from None
     pdfmetrics.registerFont(font)
     return name
+
+
+def _reason(exc: Exception) -> str:
+    if isinstance(exc, (TTFError, OSError, ValueError, struct.error)):
+        return str(exc)
+    return f"the font is damaged ({type(exc).__name__}: {exc})"
 
 
 @cache
@@ -103,7 +116,8 @@ def bundled_fonts_dir() -> Path:
 
 def fonts_folder(pack: Pack) -> Path:
     """The folder ``pack`` takes its fonts from: its own ``fonts/``, else the bundled one."""
-    return pack.fonts_dir if pack.fonts_dir.exists() else bundled_fonts_dir()
+    here = pack.fonts_dir
+    return here if here.exists() or here.is_symlink() else bundled_fonts_dir()
 
 
 def _font_file(pack: Pack, folder: Path, ref: str, shown: str, line: int | None,
@@ -114,9 +128,9 @@ def _font_file(pack: Pack, folder: Path, ref: str, shown: str, line: int | None,
     if folder != pack.fonts_dir:
         return confine(folder, ref, where=shown, line=line, field=field)
     shared = pack.shared_fonts_dir
-    if shared is not None and not (pack.fonts_dir / ref).exists() and (shared / ref).is_file():
+    if shared is not None and not exists(pack.fonts_dir / ref) and is_file(shared / ref):
         return confine(shared, ref, where=shown, line=line, field=field)
-    if "/" not in ref and not (pack.fonts_dir / ref).exists():
+    if "/" not in ref and not exists(pack.fonts_dir / ref):
         try:
             known = [p.name for p in pack.fonts_dir.iterdir()
                      if p.suffix.lower() in (".ttf", ".otf")]
@@ -131,7 +145,10 @@ def _font_file(pack: Pack, folder: Path, ref: str, shown: str, line: int | None,
 def load_fonts(pack: Pack) -> FontSet:
     """Register every font role of ``pack`` and return them."""
     folder = fonts_folder(pack)
-    config = folder / "fonts.yaml"
+    if folder == pack.fonts_dir:     # no fonts.yaml (or fonts/) symlinked out of the pack
+        config = confine(pack.root, "fonts/fonts.yaml", where="fonts/fonts.yaml")
+    else:
+        config = confine(folder, "fonts.yaml", where=pack.display(folder / "fonts.yaml"))
     shown = pack.display(config)
     doc = load(config, shown)
     roles = doc.data.get("fonts") if isinstance(doc.data, dict) else None

@@ -5,7 +5,12 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
+import stat
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
+
+from .files import digest
 
 if TYPE_CHECKING:  # pragma: no cover
     from .context import Context, Output
@@ -16,20 +21,53 @@ def manifest_name(ctx: Context) -> str:
     return ctx.output_name("manifest", "json")
 
 
+#: A file larger than any reader takes (fonts, the largest, are capped at 32 MB) is
+#: never read by a build, so the data hash counts it by name and size alone.
+HASH_CAP = 32 * 1024 * 1024
+
+
 def data_hash(ds: Dataset) -> str:
-    """SHA-256 over the pack's data, schemas, layouts, templates, art and fonts."""
+    """SHA-256 over the files of the pack a build can read: pack.yaml and the regular
+    files under cards/, templates/ and fonts/, each through the file gate
+    (``files.digest``: streamed, never a FIFO or a device, no symlink followed).  A
+    file over every reader's cap (a 3 GB file under templates/) cannot be read by
+    the build: it counts by name and size, and is never read."""
     h = hashlib.sha256()
     root = ds.pack.root
     for folder in ("cards", "templates", "fonts"):
-        base = root / folder
-        if not base.is_dir():
-            continue
-        for path in sorted(p for p in base.rglob("*") if p.is_file() and not p.is_symlink()):
+        for path in _regular_files(root / folder):
             h.update(path.relative_to(root).as_posix().encode())
             h.update(b"\0")
-            h.update(hashlib.sha256(path.read_bytes()).digest())
-    h.update((root / "pack.yaml").read_bytes())
+            h.update(_content_key(path))
+    h.update(_content_key(root / "pack.yaml"))
     return h.hexdigest()
+
+
+def _regular_files(base: Path) -> list[Path]:
+    """The regular files under ``base``, symlinks neither followed nor listed."""
+    found = []
+    if base.is_symlink() or not base.is_dir():
+        return found
+    for folder, dirs, names in os.walk(base, followlinks=False):
+        dirs.sort()
+        for name in names:
+            path = Path(folder) / name
+            try:
+                if stat.S_ISREG(os.lstat(path).st_mode):
+                    found.append(path)
+            except OSError:
+                continue
+    return sorted(found)
+
+
+def _content_key(path: Path) -> bytes:
+    try:
+        size = os.lstat(path).st_size
+    except OSError:
+        return b"missing"
+    if size > HASH_CAP:
+        return f"large {size}".encode()      # never read: size only (deterministic)
+    return digest(path, HASH_CAP)
 
 
 def manifest(ctx: Context, outputs: list[Output]) -> bytes:

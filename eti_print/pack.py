@@ -21,8 +21,12 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
 from .errors import fail
+from .files import os_problem
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+
+#: The longest name of one file or folder most file systems allow, in bytes.
+NAME_MAX = 255
 
 
 #: The bundled E.T.I. pack's name (``eti-print build eti``).
@@ -209,16 +213,39 @@ def confine(root: Path, ref: str, base: str = "", *, where: str | None = None,
         raise bad(f"absolute path {ref!r} is not allowed")
     if ".." in pure.parts:
         raise bad(f"'..' in {ref!r} is not allowed")
+    if any(len(part.encode("utf-8", "surrogateescape")) > NAME_MAX for part in pure.parts):
+        raise fail(f"file name in {_short(ref)!r} is too long (over {NAME_MAX} bytes)",
+                   path=where, line=line, field=field,
+                   hint="keep each part of a path under 255 bytes")
     root = root.resolve()
     candidate = root / base / pure
-    resolved = candidate.resolve()
+    try:
+        resolved = candidate.resolve()
+    except (OSError, RuntimeError) as exc:       # a symlink loop; a name too long
+        raise _os_failure(exc, ref, where, line, field) from None
     try:
         resolved.relative_to(root)
     except ValueError:
         raise bad(f"{ref!r} leads outside the pack") from None
-    if not resolved.exists():
+    try:
+        found = resolved.exists()
+    except (OSError, RuntimeError) as exc:
+        raise _os_failure(exc, ref, where, line, field) from None
+    if not found:
         raise fail(f"file not found: {ref}", path=where, line=line, field=field)
     return resolved
+
+
+def _os_failure(exc: BaseException, ref: str, where: str | None, line: int | None,
+                field: str | None) -> Exception:
+    found = os_problem(exc, ref)
+    return fail(f"{_short(ref)}: {found.message}", path=where, line=line, field=field,
+                hint=found.hint)
+
+
+def _short(ref: str) -> str:
+    """A reference as quoted in a message: a very long one cut to its ends."""
+    return ref if len(ref) <= 80 else f"{ref[:40]}...{ref[-20:]}"
 
 
 _SLUG_RE = re.compile(r"[^a-z0-9]+")

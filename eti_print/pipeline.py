@@ -27,7 +27,7 @@ from .dataset import Dataset, load_dataset, run_checks, unlisted_note
 from .errors import InputError, Problem, combine
 from .manifest import manifest, manifest_name
 from .options import PrintOptions, PrintRequest
-from .output import prepare_dir, source_date_epoch, write_bytes
+from .output import prepare_dir, source_date_epoch, write_set
 from .pack import Pack
 from .progress import advance, start
 
@@ -254,21 +254,18 @@ def _named(outputs: list[Output]) -> list[Output]:
 
 def write(out_dir: Path, ctx: Context, outputs: list[Output],
           skip_unchanged: bool = False) -> list[Path]:
-    """Write every output and the manifest atomically; return the files written.
+    """Write every output and the manifest as one set (``output.write_set``: staged in
+    the output folder, then moved into place, the manifest last); return the files
+    written.
 
     With ``skip_unchanged`` a file whose bytes are already on disk is left
     alone (watch: PDF viewers reload only what changed).
     """
     out = prepare_dir(out_dir)
-    written = []
     files = [(o.name, o.data) for o in outputs] + [(manifest_name(ctx), manifest(ctx, outputs))]
-    for name, data in files:
-        target = out / name
-        if skip_unchanged and _same_bytes(target, data):
-            continue
-        write_bytes(target, data)
-        written.append(target)
-    return written
+    # the whole set is staged, then moved into place: a failure keeps the last set whole
+    return write_set(out, [(name, data) for name, data in files
+                           if not (skip_unchanged and _same_bytes(out / name, data))])
 
 
 def _same_bytes(path: Path, data: bytes) -> bool:

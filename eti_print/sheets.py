@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .errors import InputError, fail
-from .pack import Pack
+from .pack import Pack, confine
 from .schema import load_checked
 from .units import mm, to_points
 
@@ -53,9 +53,10 @@ def load_sheets(pack: Pack) -> SheetSettings:
     over them."""
     settings = _load_file(STANDARD_SHEETS, "eti_print/defaults/sheets.yaml")
     path = pack.templates_dir / "sheets.yaml"
-    if not path.exists():
+    if not path.exists() and not path.is_symlink():
         return SheetSettings(settings, "eti-print's standard sheets")
-    shown = pack.display(path)
+    shown = "templates/sheets.yaml"
+    path = confine(pack.root, shown, where=shown)     # no symlink out of the pack
     settings.update(_load_file(path, shown))
     return SheetSettings(settings, shown)
 

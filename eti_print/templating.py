@@ -31,6 +31,7 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
 from .errors import InputError, Problem
+from .files import NOT_REGULAR, read
 from .pack import confine
 from .text import icon, plain, rich
 
@@ -118,15 +119,14 @@ class PackLoader(BaseLoader):
         except ValueError:
             raise TemplateNotFound(template, message=f"template {template!r} leads outside "
                                    f"the {self.template_dir}/ folder") from None
-        if not path.is_file():
-            raise TemplateNotFound(template, message=f"template {template!r} is not a file")
         try:
-            size = path.stat().st_size
-            if size > MAX_TEMPLATE_BYTES:
-                raise TemplateNotFound(template, message=f"template {template!r} is too big "
-                                       f"({size} bytes, at most {MAX_TEMPLATE_BYTES})")
-            data = path.read_bytes()
+            data = read(path, template, MAX_TEMPLATE_BYTES, what="template")
             mtime = path.stat().st_mtime_ns
+        except InputError as exc:
+            p = exc.problems[0]
+            said = (f" is not a file ({p.hint})" if p.message == NOT_REGULAR
+                    else f": {p.message}")
+            raise TemplateNotFound(template, message=f"template {template!r}{said}") from None
         except OSError as exc:
             raise TemplateNotFound(template, message=f"template {template!r} cannot be read: "
                                    f"{exc.strerror}") from None

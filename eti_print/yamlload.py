@@ -273,17 +273,11 @@ def loads(text: str, shown: str = "<string>") -> Document:
 
 
 def read_capped(path: Path, shown: str, limit: int) -> bytes:
-    """A file's bytes, refusing a missing file or one over ``limit`` bytes before reading."""
-    try:
-        if not path.is_file():
-            raise InputError(Problem("file not found", shown))
-        size = path.stat().st_size
-        if size > limit:
-            raise InputError(Problem(f"file is too large ({size} bytes; the limit is "
-                                     f"{limit})", shown))
-        return path.read_bytes()
-    except OSError as exc:
-        raise InputError(Problem(f"cannot read file: {exc.strerror}", shown)) from None
+    """A file's bytes through the one gate (``files.read``): a regular file of at most
+    ``limit`` bytes, never a FIFO, a device or a folder, never a last symlink (callers
+    resolve their path inside the pack first)."""
+    from .files import read
+    return read(path, shown, limit)
 
 
 def load(path: Path, shown: str | None = None) -> Document:

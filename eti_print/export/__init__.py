@@ -40,7 +40,7 @@ from pathlib import Path
 
 from ..context import Progress
 from ..errors import InputError, Problem, UsageError
-from ..output import prepare_dir, write_bytes
+from ..output import prepare_dir, write_set
 from .faces import (
     JPEG_QUALITY,
     POD_BLEED,
@@ -81,11 +81,7 @@ def _write(out_dir: Path, folder: str, slug: str, files: Sequence[ExportFile]) -
     target_dir = out / folder
     if target_dir.is_symlink():
         raise UsageError(f"{target_dir} is a symbolic link; refusing to write through it")
-    written = []
-    for f in files:
-        target = out / f.name
-        write_bytes(target, f.data)
-        written.append(target)
+    written = write_set(out, [(f.name, f.data) for f in files])   # staged: whole or none
     names = {p.name for p in written}
     pattern = re.compile(rf"^{re.escape(slug)}-\d\d-")
     for old in sorted(target_dir.iterdir()):
@@ -142,7 +138,6 @@ def _export_data(pack_arg: str | None, out_dir: Path, fmt: str) -> str:
     target_dir = out / "data"
     if target_dir.is_symlink():
         raise UsageError(f"{target_dir} is a symbolic link; refusing to write through it")
-    for name, data in files:
-        write_bytes(target_dir / name, data)
+    write_set(out, [(f"data/{name}", data) for name, data in files])
     return (f"wrote {len(files)} {fmt} files ({', '.join(n for n, _ in files)}) to "
             f"{out_dir / 'data'} in {time.perf_counter() - started:.2f} s")

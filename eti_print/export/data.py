@@ -240,11 +240,12 @@ def import_data(sheet_arg: str, into: str, pack_arg: str | None = None) -> str:
 
     from ..dataset import load_dataset, run_checks
     from ..errors import UsageError
+    from ..files import read
     from ..output import write_bytes
     from ..pack import Pack
     from ..schema import load_schema, validate
     from ..spreadsheet import SUFFIXES, load_sheet, split_ref
-    from ..yamlload import loads
+    from ..yamlload import MAX_FILE_BYTES, loads
     started = time.perf_counter()
     pack = Pack.open(pack_arg)
     file, sheet = split_ref(sheet_arg)
@@ -281,7 +282,7 @@ def import_data(sheet_arg: str, into: str, pack_arg: str | None = None) -> str:
     problems = run_checks(ds)
     if problems:
         raise InputError(problems)
-    text = target.read_bytes().decode("utf-8")
+    text = read(target, pack.display(target), MAX_FILE_BYTES).decode("utf-8")   # the gate
     # the file as the pack loaded it (unless the pack reads this data from a sheet)
     current = original
     if current is None or current.path != pack.display(target):
