@@ -15,6 +15,7 @@ draws with, so no PDF depends on a system font.
 from __future__ import annotations
 
 import io
+import os
 import struct
 from dataclasses import dataclass
 from functools import cache
@@ -25,7 +26,7 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFError, TTFont
 
 from .errors import InputError, Problem, fail
-from .files import exists, is_file, read
+from .files import is_file, read
 from .fontcheck import MAX_FONT_BYTES, sanitise
 from .pack import Pack, confine, default_pack_root
 from .suggest import did_you_mean
@@ -128,9 +129,11 @@ def _font_file(pack: Pack, folder: Path, ref: str, shown: str, line: int | None,
     if folder != pack.fonts_dir:
         return confine(folder, ref, where=shown, line=line, field=field)
     shared = pack.shared_fonts_dir
-    if shared is not None and not exists(pack.fonts_dir / ref) and is_file(shared / ref):
+    # lexists: a broken link or a loop is there, and confine says what is wrong with it
+    if shared is not None and not os.path.lexists(pack.fonts_dir / ref) \
+            and is_file(shared / ref):
         return confine(shared, ref, where=shown, line=line, field=field)
-    if "/" not in ref and not exists(pack.fonts_dir / ref):
+    if "/" not in ref and not os.path.lexists(pack.fonts_dir / ref):
         try:
             known = [p.name for p in pack.fonts_dir.iterdir()
                      if p.suffix.lower() in (".ttf", ".otf")]

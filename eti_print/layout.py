@@ -19,6 +19,7 @@ from typing import Any
 import yaml
 
 from .errors import InputError, Problem
+from .files import exists
 from .pack import Pack, confine
 from .suggest import did_you_mean
 from .units import to_points
@@ -150,7 +151,7 @@ class LayoutLibrary:
                                      + " -> ".join(chain + (name,)), where, line,
                                      field=field_name))
         if isinstance(name, str) and not chain and "/" not in name \
-                and not (self.pack.root / self.folder / f"{name}.yaml").exists():
+                and not exists(self.pack.root / self.folder / f"{name}.yaml"):
             known = self.names()
             near = did_you_mean(name, known)
             raise InputError(Problem(
