@@ -86,3 +86,20 @@ def test_data_hash_changes_with_the_data(pack_copy):
     before = data_hash(load_context(str(pack_copy), PrintOptions()).dataset)
     edit(pack_copy / "cards/events.yaml", "highest filled data port.", "highest data port.")
     assert data_hash(load_context(str(pack_copy), PrintOptions()).dataset) != before
+
+
+def test_data_hash_never_reads_a_fifo_or_a_file_over_every_cap(pack_copy):
+    """A FIFO under templates/ would hang a reader and a 3 GB sparse file exhaust its
+    memory: the hash opens neither (the FIFO is skipped; the big file counts by size)."""
+    import os
+    ctx = load_context(str(pack_copy), PrintOptions())
+    before = data_hash(ctx.dataset)
+    os.mkfifo(pack_copy / "templates/pipe")
+    assert data_hash(ctx.dataset) == before
+    with open(pack_copy / "templates/huge.bin", "wb") as handle:
+        handle.truncate(3 * 1024 ** 3)
+    grown = data_hash(ctx.dataset)
+    assert grown != before
+    with open(pack_copy / "templates/huge.bin", "r+b") as handle:
+        handle.truncate(3 * 1024 ** 3 + 1)
+    assert data_hash(ctx.dataset) != grown

@@ -113,3 +113,55 @@ def test_bad_source_date_epoch_exits_2(tmp_path: Path):
                             capture_output=True, text=True)
     assert result.returncode == 2
     assert "SOURCE_DATE_EPOCH" in result.stderr and "Traceback" not in result.stderr
+
+
+@pytest.mark.parametrize("value", ["17¹", "١٧٠٠", "１７"])
+def test_a_non_ascii_digit_in_source_date_epoch_is_a_usage_error(monkeypatch, value):
+    """str.isdigit() takes superscripts and other scripts' digits; int() does not."""
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", value)
+    with pytest.raises(UsageError, match="SOURCE_DATE_EPOCH"):
+        source_date_epoch()
+
+
+def test_a_set_goes_in_whole_the_last_file_last(tmp_path: Path):
+    from eti_print.output import write_set
+    out = tmp_path / "out"
+    write_set(out, [("a.pdf", b"old a"), ("m.json", b"old m")])
+    written = write_set(out, [("a.pdf", b"new a"), ("m.json", b"new m")])
+    assert [p.name for p in written] == ["a.pdf", "m.json"]
+    assert sorted(p.name for p in out.iterdir()) == ["a.pdf", "m.json"]   # no staging left
+    assert (out / "a.pdf").read_bytes() == b"new a" and (out / "m.json").read_bytes() == b"new m"
+
+
+def test_a_failure_while_staging_leaves_the_previous_set_whole(tmp_path: Path):
+    from eti_print.output import staged, write_set
+    out = tmp_path / "out"
+    write_set(out, [("a.pdf", b"old a"), ("m.json", b"old m")])
+    with pytest.raises(RuntimeError):
+        with staged(out) as stage:
+            stage.write("a.pdf", b"new a")
+            raise RuntimeError("the second file failed")
+    assert (out / "a.pdf").read_bytes() == b"old a"
+    assert sorted(p.name for p in out.iterdir()) == ["a.pdf", "m.json"]
+
+
+def test_a_folder_in_the_way_is_found_before_any_file_moves(tmp_path: Path):
+    from eti_print.errors import InputError
+    from eti_print.output import write_set
+    out = tmp_path / "out"
+    write_set(out, [("a.pdf", b"old a")])
+    (out / "b.pdf").mkdir()
+    with pytest.raises(InputError) as info:
+        write_set(out, [("a.pdf", b"new a"), ("b.pdf", b"b")])
+    assert str(info.value.problems[0]).startswith(f"{out / 'b.pdf'}: a folder is where")
+    assert (out / "a.pdf").read_bytes() == b"old a"
+    assert not list(out.glob(".eti-print-staging-*"))
+
+
+def test_an_output_folder_that_is_a_file_is_a_problem_naming_it(tmp_path: Path):
+    from eti_print.errors import InputError
+    from eti_print.output import write_set
+    (tmp_path / "out").write_text("not a folder")
+    with pytest.raises(InputError) as info:
+        write_set(tmp_path / "out", [("a.pdf", b"a")])
+    assert str(tmp_path / "out") in str(info.value.problems[0])
