@@ -346,6 +346,39 @@ def vote_text_names_its_trait(db: Database) -> Iterable[Problem]:
                                              f"has no vote: field", "vote")
 
 
+def _reaches(node, steps: list[str]) -> bool:
+    """Whether a dotted path names something in a data file: a key of a mapping, or
+    the id of an entry or a field of the entries of a list."""
+    if not steps:
+        return True
+    step, rest = steps[0], steps[1:]
+    if isinstance(node, dict):
+        return step in node and _reaches(node[step], rest)
+    if isinstance(node, list):
+        entries = [e for e in node if isinstance(e, dict)]
+        by_id = [e for e in entries if e.get("id") == step]
+        if by_id:
+            return _reaches(by_id[0], rest)
+        return any(step in e and _reaches(e[step], rest) for e in entries)
+    return False
+
+
+@rule("reconstructed-names-data")
+def reconstructed_names_data(db: Database) -> Iterable[Problem]:
+    """Each ``reconstructed:`` note of a data file names a field or entry of that file."""
+    for name, doc in db.dataset.docs.items():
+        data = doc.data if isinstance(doc.data, dict) else {}
+        notes = data.get("reconstructed")
+        if not isinstance(notes, dict):
+            continue
+        for path in notes:
+            if not isinstance(path, str) or not _reaches(data, path.split(".")):
+                yield db.dataset.problem(f"{name}.reconstructed", None,
+                                         f"{path!r} names nothing in {name}.yaml", str(path),
+                                         hint="a dotted path to a key, an entry's id or a "
+                                              "field of a list's entries, such as human.spaces")
+
+
 def _texts(db: Database):
     for index, e in enumerate(db.events):
         yield "events.events", index, "text", e.text

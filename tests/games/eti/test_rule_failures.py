@@ -58,3 +58,12 @@ def test_rule_fires_on_a_broken_copy(case: Case, tmp_path: Path):
     for expected in case.expect:
         assert any(_pattern(expected, lines).fullmatch(p) for p in found), \
             (expected.format(**lines), found)
+
+
+def test_a_reconstructed_note_must_name_the_data(tmp_path: Path):
+    pack = copy_pack(tmp_path / "pack")
+    _apply(pack, [(T, "  alien.spaces: >-", "  alien.space: >-")])
+    line = line_of(pack / T, "alien.space:")
+    assert (f"cards/traits.yaml:{line}:16: reconstructed.alien.space: 'alien.space' names "
+            f"nothing in traits.yaml (hint: a dotted path to a key, an entry's id or a field "
+            f"of a list's entries, such as human.spaces)") in problems(pack)
