@@ -188,7 +188,8 @@ def test_the_score_pad_has_a_row_per_company_and_the_rules_bonuses(ctx):
 
 def test_the_countdown_follows_the_eti_track(tmp_path):
     pack = copy_pack(tmp_path / "pack")
-    edit(pack / "cards/traits.yaml", '- {value: 3, label: "3 turns"}', '- {value: 5, label: "5 turns"}')
+    edit(pack / "cards/traits.yaml", '- {value: 3, label: "3 turns"}',
+         '- {value: 5, label: "5 turns"}')
     ctx = load_context(str(pack), PrintOptions())
     aids = next(o for o in Job("boards")(ctx) if "table-aids" in o.name)
     assert "5 TURNS 4 TURNS 3 TURNS 2 TURNS 1 TURN INVADE" in flat(pdf_text(aids.data))
