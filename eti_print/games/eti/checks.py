@@ -218,6 +218,13 @@ def manifest_counts(db: Database) -> Iterable[Problem]:
             yield db.dataset.problem("components.components", index,
                                      f"says {c.count} but the {c.deck} deck has "
                                      f"{deck_sizes[c.deck]} cards", "count")
+    boards = {b.get("id"): (len(db.dataset.items(b["for_each"])) if b.get("for_each") else 1)
+              for b in db.dataset.config.get("boards") or [] if isinstance(b, dict)}
+    for index, c in enumerate(db.components):
+        if c.kind == "board" and c.id in boards and boards[c.id] != c.count:
+            yield db.dataset.problem("components.components", index,
+                                     f"says {c.count} but pack.yaml's board {c.id!r} makes "
+                                     f"{boards[c.id]}", "count")
     listed = {c.deck for c in db.components if c.deck}
     for deck in deck_sizes:
         if deck not in listed:

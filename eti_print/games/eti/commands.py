@@ -39,7 +39,8 @@ def add_commands(game: Any, subparsers: Any) -> None:
         help="score a standard research submission (optionally the best swaps)",
         description="Resolve a standard submission by the rulebook: threats from port 1, "
                     "then multipliers. With --swaps, the best total reachable with that many "
-                    "adjacent swaps (the creativity trait).")
+                    "adjacent swaps (the creativity trait). Cards beyond the board's data ports "
+                    "are discarded, and every card must be one the research deck holds.")
     p.add_argument("cards", nargs="+", metavar="CARD", help=CARD_HELP)
     p.add_argument("--immune", action="append", default=[], metavar="THREAT",
                    help="a threat the company is immune to (repeatable)")

@@ -4,6 +4,7 @@ test_data_failures.py)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -67,3 +68,13 @@ def test_a_reconstructed_note_must_name_the_data(tmp_path: Path):
     assert (f"cards/traits.yaml:{line}:16: reconstructed.alien.space: 'alien.space' names "
             f"nothing in traits.yaml (hint: a dotted path to a key, an entry's id or a field "
             f"of a list's entries, such as human.spaces)") in problems(pack)
+
+
+def test_a_board_component_counts_the_boards_pack_yaml_makes(tmp_path: Path):
+    pack = copy_pack(tmp_path / "pack")
+    _apply(pack, [("cards/components.yaml", "name: Score pad\n    count: 1",
+                   "name: Score pad\n    count: 2")])
+    line = line_of(pack / "cards/components.yaml", "name: Score pad") + 1
+    assert (f"cards/components.yaml:{line}:12: components[...].count: says 2 but pack.yaml's "
+            f"board 'score-pad' makes 1") in [re.sub(r"components\[\d+\]", "components[...]", p)
+                                               for p in problems(pack)]
