@@ -78,3 +78,22 @@ def test_a_board_component_counts_the_boards_pack_yaml_makes(tmp_path: Path):
     assert (f"cards/components.yaml:{line}:12: components[...].count: says 2 but pack.yaml's "
             f"board 'score-pad' makes 1") in [re.sub(r"components\[\d+\]", "components[...]", p)
                                                for p in problems(pack)]
+
+
+@pytest.mark.parametrize("value, hint", [
+    ("middel", "(hint: did you mean middle?)"),
+    ("\"{{ 'top' if card else 'middle' }}\"",
+     "(hint: a choice is written as it is, not as a template)"),
+])
+def test_a_choice_the_renderer_cannot_draw_is_refused_where_it_is_written(tmp_path: Path,
+                                                                          value, hint):
+    """A box's align or valign is one of its choices as written: a typo or a template is
+    a located problem before any card is drawn, never a traceback."""
+    pack = copy_pack(tmp_path / "pack")
+    layout = "templates/layouts/table-score-pad.yaml"
+    _apply(pack, [(layout, "    valign: middle\n    color: \"#3A3F47\"\n    text: \"The invasion",
+                   f"    valign: {value}\n    color: \"#3A3F47\"\n    text: \"The invasion")])
+    line = line_of(pack / layout, f"valign: {value}")
+    found = problems(pack)
+    assert any(p.startswith(f"{layout}:{line}:") and "valign must be one of top, middle, "
+               "bottom (got" in p and p.endswith(hint) for p in found), found
