@@ -82,7 +82,7 @@ def _stations(paper: tuple[float, float]) -> list[tuple[str, float, float]]:
     left, right = mm(35), w - mm(55)
     low, high = mm(35), h - mm(97)
     return [("top left", left, high), ("top right", right, high),
-            ("centre", w / 2 - mm(10), h / 2),
+            ("center", w / 2 - mm(10), h / 2),
             ("bottom left", left, low), ("bottom right", right, low)]
 
 
@@ -135,7 +135,7 @@ def _paragraphs(paper_name: str, duplex: str, offset: tuple[float, float]) -> li
         "3. Hold the sheet up to a light, this side towards you. On each scale, find where a "
         "line from the back lies exactly on a line of this side and read the number there "
         "(between two numbers: the half step). Horizontal scales give X, vertical scales Y.",
-        f"4. Use the centre readings, in millimetres: {BUILD_COMMAND} --back-offset X,Y "
+        f"4. Use the center readings, in millimeters: {BUILD_COMMAND} --back-offset X,Y "
         "(for example --back-offset 1.5,-0.5).",
         f"5. To check, print again with {CALIBRATE_COMMAND} --paper {paper_name} "
         "--back-offset X,Y: all scales should read 0; if not, add the new readings to "
@@ -146,8 +146,8 @@ def _paragraphs(paper_name: str, duplex: str, offset: tuple[float, float]) -> li
 NOTES = [
     "If no lines meet, the back is off by more than 5 mm: check the paper guides and the "
     "flip edge.",
-    "If the corner readings differ from the centre by more than 0.5 mm, the printer skews "
-    "or scales the back side; the centre reading is the best single offset.",
+    "If the corner readings differ from the center by more than 0.5 mm, the printer skews "
+    "or scales the back side; the center reading is the best single offset.",
 ]
 
 

@@ -267,7 +267,7 @@ def _add_print_options(p: argparse.ArgumentParser) -> None:
                         "(read it from 'eti-print calibrate'; default: pack.yaml's print: "
                         "back_offset, else 0,0)")
     p.add_argument("--ink-saver", action="store_true", default=None,
-                   help="light backgrounds and no full-bleed colour, for home printers "
+                   help="light backgrounds and no full-bleed color, for home printers "
                         "(default: pack.yaml's print: ink_saver)")
 
 

@@ -217,6 +217,15 @@ def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
                                         hint=did_you_mean(key, allowed)
                                         or "accepted: " + ", ".join(sorted(allowed))))
             continue
+        spec = BOX_TYPES[box_type].props.get(key)
+        if spec is not None and spec.type == "choice" and value not in spec.allowed:
+            # read as written, never templated: a value the renderer cannot draw stops here
+            problems.append(doc.problem(here + (key,), f"{key} must be one of "
+                                        f"{', '.join(spec.allowed)} (got {value!r})",
+                                        hint=did_you_mean(str(value), spec.allowed)
+                                        or ("a choice is written as it is, not as a template"
+                                            if is_template(value) else None)))
+            continue
         if key in LENGTHS and not is_template(value):
             try:
                 value = to_points(value, where=doc.path, line=line,

@@ -16,7 +16,7 @@ PATTERNS: dict[str, str] = {
     r"^[a-z_][a-z0-9_]*$": "a field name: lowercase letters, digits and underscores, "
                            "not starting with a digit",
     r"^[a-z0-9_]+$": "lowercase letters, digits and underscores",
-    r"^#[0-9A-Fa-f]{6}$": "a colour #RRGGBB (e.g. #1F3A5F)",
+    r"^#[0-9A-Fa-f]{6}$": "a color #RRGGBB (e.g. #1F3A5F)",
     r"^[^#]+\.(csv|tsv|xlsx)(#.+)?$": "a spreadsheet in cards/: NAME.csv, NAME.tsv, "
                                       "NAME.xlsx or NAME.xlsx#Sheet",
     r"^[A-Za-z0-9_-]+(/[A-Za-z0-9_-]+)*\.j2$": "a template path ending in .j2 "

@@ -44,7 +44,7 @@ BUILDS: dict[str, dict[str, dict]] = {
 }
 
 #: The PDFs each build writes (the hygiene test runs over every one).
-_ETI_PDFS = ("cards", "boards", "tokens", "rules-reference", "player-aids")
+_ETI_PDFS = ("cards", "boards", "tokens", "rules-reference", "player-aids", "table-aids")
 PDFS: dict[str, tuple[str, ...]] = {
     "eti": tuple(f"eti-{n}.pdf" for n in _ETI_PDFS),
     "eti/ink-saver": tuple(f"eti-{n}-ink-saver.pdf" for n in _ETI_PDFS),

@@ -119,7 +119,7 @@ def test_reading_is_the_back_offset_that_compensates(paper: str, duplex: str) ->
         drift = (kx * STEP, ky * STEP)
         sheet = scales(PAPER[paper], duplex)
         plain = spec_for(paper, duplex, (0.0, 0.0))
-        centre = [s for s in sheet if s.station == "centre"]
+        centre = [s for s in sheet if s.station == "center"]
         read = {s.axis: reading(s, plain, drift) for s in centre}
         # every station reads the same for a pure shift
         for s in sheet:
@@ -139,7 +139,7 @@ def test_reprint_reading_adds_to_the_offset() -> None:
     first = (mm(1.0), mm(0.5))  # a wrong guess
     spec = spec_for("a4", "long", first)
     centre = {s.axis: reading(s, spec, drift)
-              for s in scales(PAPER["a4"], "long", first) if s.station == "centre"}
+              for s in scales(PAPER["a4"], "long", first) if s.station == "center"}
     total = (first[0] + centre["x"], first[1] + centre["y"])
     assert total == pytest.approx((-drift[0], -drift[1]), abs=1e-9)
 
@@ -155,7 +155,7 @@ def test_in_between_drift_reads_to_the_nearest_half_step() -> None:
 def test_scale_range_and_labels() -> None:
     sheet = scales(PAPER["a4"])
     assert len(sheet) == 10
-    assert {s.station for s in sheet} == {"centre", "top left", "top right", "bottom left",
+    assert {s.station for s in sheet} == {"center", "top left", "top right", "bottom left",
                                           "bottom right"}
     for s in sheet:
         assert len(s.front) == len(s.back) == len(s.values) == 2 * STEPS + 1

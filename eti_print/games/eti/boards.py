@@ -16,9 +16,11 @@ Decisions:
   from right to left, one up the left side.  The top-left corner holds the
   company logo ("the space provided at the top left of the gameboard").
 * Data bank: the green tokens "light up" the banked total.  Two rows of
-  lamps: hundreds (100 up to the highest project difficulty, rounded up) and
-  tens (10-90).  One token in each row shows any total in steps of 10 up to
-  the hardest project.
+  lamps: hundreds and tens (10-90).  One token in each row shows any total
+  in steps of 10 up to the most a bank can hold (``bank_reach``): falling
+  short on the hardest project leaves its difficulty less 10 banked, and
+  switching projects then banks every full data port at the safe value, all
+  of it kept in the same field (400 - 10 + 14 x 10 = 530 in E.T.I.).
 """
 
 from __future__ import annotations
@@ -125,15 +127,21 @@ def clockwise(ports: Sequence[Port], width: float, height: float) -> bool:
     return total < 2 * math.pi
 
 
+def bank_reach(max_difficulty: int, data_ports: int, safe_value: int, step: int = 10) -> int:
+    """The most research a data bank can hold: short of the hardest project by one
+    step, then a switch to a project of the same field banks every full port."""
+    return max(0, max_difficulty - step) + data_ports * safe_value
+
+
 def bank_track(max_total: int, step: int = 10) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """The data bank's lamps: (tens, hundreds).
 
-    Tens are 10..90; hundreds run from 100 to ``max_total`` rounded up to a
-    hundred, so one token in each row shows any total in steps of ``step``
-    up to ``max_total``.
+    Tens are 10..90; hundreds run from 100 to the hundred at or below
+    ``max_total``, so one token in each row shows any total in steps of
+    ``step`` up to ``max_total`` (and no lamp is beyond reach).
     """
     tens = tuple(range(step, 100, step))
-    top = max(100, int(math.ceil(max_total / 100.0)) * 100)
+    top = max(100, (max_total // 100) * 100)
     return tens, tuple(range(100, top + 1, 100))
 
 
@@ -301,7 +309,8 @@ def board_context(ctx: Context, kind: str, company: Any = None) -> dict[str, Any
     human, human_spaces = _traits(db.human_traits, db.alien_traits)
     alien, alien_spaces = _traits(db.alien_traits, db.human_traits)
     max_difficulty = max((p.difficulty for p in db.projects), default=100)
-    tens, hundreds = bank_track(max_difficulty)
+    reach = bank_reach(max_difficulty, db.data_ports, db.rules.safe_value)
+    tens, hundreds = bank_track(reach)
     context: dict[str, Any] = {
         "ports": _port_entries(settings.ports) if kind == "company" else [],
         "token": {"diameter": _r(settings.token_diameter), "slot": _r(settings.token_slot)},
@@ -313,7 +322,7 @@ def board_context(ctx: Context, kind: str, company: Any = None) -> dict[str, Any
         "spaces": human_spaces if kind == "company" else alien_spaces,
         "human_traits": human,
         "alien_traits": alien,
-        "bank": {"tens": list(tens), "hundreds": list(hundreds), "max": max_difficulty,
+        "bank": {"tens": list(tens), "hundreds": list(hundreds), "max": reach,
                  "scoop_cap": db.rules.scoop_cap},
         "lengths": [{"name": g.name, "multiplier": g.multiplier} for g in db.lengths],
         "turn": _steps(ctx, settings.turn, rules, settings, "turn"),

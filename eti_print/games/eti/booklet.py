@@ -308,7 +308,24 @@ def booklet_context(ctx: Context) -> dict[str, Any]:
         "composition": deck_composition(db),
         "composition_totals": deck_totals(db),
         "deck_size": sum(e.count for e in db.research),
+        "reconstructed": reconstructed_notes(ctx),
     }
+
+
+def reconstructed_notes(ctx: Context) -> list[tuple[str, str, str]]:
+    """Every data file's ``reconstructed:`` notes as (file, field, note), in the order of
+    pack.yaml's data files: what this edition designed where the rulebook prints nothing.
+    A note may be one string for the whole file, a list of strings, or field -> note."""
+    notes: list[tuple[str, str, str]] = []
+    for name, doc in ctx.dataset.docs.items():
+        value = doc.data.get("reconstructed") if isinstance(doc.data, dict) else None
+        if isinstance(value, str):
+            notes.append((name, "", value))
+        elif isinstance(value, list):
+            notes.extend((name, "", str(v)) for v in value)
+        elif isinstance(value, dict):
+            notes.extend((name, str(k), str(v)) for k, v in value.items())
+    return notes
 
 
 # ---------------------------------------------------------------------------

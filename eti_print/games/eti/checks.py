@@ -218,6 +218,13 @@ def manifest_counts(db: Database) -> Iterable[Problem]:
             yield db.dataset.problem("components.components", index,
                                      f"says {c.count} but the {c.deck} deck has "
                                      f"{deck_sizes[c.deck]} cards", "count")
+    boards = {b.get("id"): (len(db.dataset.items(b["for_each"])) if b.get("for_each") else 1)
+              for b in db.dataset.config.get("boards") or [] if isinstance(b, dict)}
+    for index, c in enumerate(db.components):
+        if c.kind == "board" and c.id in boards and boards[c.id] != c.count:
+            yield db.dataset.problem("components.components", index,
+                                     f"says {c.count} but pack.yaml's board {c.id!r} makes "
+                                     f"{boards[c.id]}", "count")
     listed = {c.deck for c in db.components if c.deck}
     for deck in deck_sizes:
         if deck not in listed:
@@ -253,6 +260,130 @@ def game_lengths(db: Database) -> Iterable[Problem]:
         yield db.dataset.problem("game.game", None,
                                  f"{most} players start with {most - 1} level I projects but "
                                  f"there are only {level_one}", "players")
+
+
+def _track(db: Database, tid: str):
+    """(index in its side's list, track) of the trait ``tid``."""
+    tracks = db.human_traits if tid in HUMAN_TRAITS else db.alien_traits
+    index = next(i for i, t in enumerate(tracks) if t.id == tid)
+    return index, tracks[index]
+
+
+@rule("tactics-mirror-security")
+def tactics_mirror_security(db: Database) -> Iterable[Problem]:
+    """Tactics are the threats the alien was immune to as a human, so the Tactics track
+    gives what Security gives, space for space."""
+    _, security = _track(db, "security")
+    index, tactics = _track(db, "tactics")
+    have = [s.value for s in tactics.spaces]
+    want = [s.value for s in security.spaces]
+    if have != want:
+        yield db.dataset.problem("traits.alien", index,
+                                 f"Tactics must give what Security gives, space for space "
+                                 f"(Security {want}, Tactics {have})", "spaces")
+
+
+@rule("analysis-within-ports")
+def analysis_within_ports(db: Database) -> Iterable[Problem]:
+    """Analysis peeks at data ports, so it never reaches past the board's last port."""
+    index, analysis = _track(db, "analysis")
+    for space in analysis.spaces:
+        if space.value > db.data_ports:
+            yield db.dataset.problem("traits.human", index,
+                                     f"Analysis peeks at {space.value} ports ({space.label!r}) "
+                                     f"but a company board has only {db.data_ports}", "spaces")
+            return
+
+
+@rule("eti-reaches-invade-now")
+def eti_reaches_invade_now(db: Database) -> Iterable[Problem]:
+    """A high enough E.T.I. means the invasion begins that very turn: the track's last
+    space is 0 turns."""
+    index, eti = _track(db, "eti")
+    if eti.spaces and eti.spaces[-1].value != 0:
+        yield db.dataset.problem("traits.alien", index,
+                                 f"E.T.I. must end at 0 turns (invade now), but its last space "
+                                 f"gives {eti.spaces[-1].value}", "spaces")
+
+
+@rule("staffing-deals-cards")
+def staffing_deals_cards(db: Database) -> Iterable[Problem]:
+    """Conducting research deals at least one card, even before any staffing upgrade."""
+    index, staffing = _track(db, "staffing")
+    if staffing.spaces and staffing.spaces[0].value < 1:
+        yield db.dataset.problem("traits.human", index,
+                                 f"Staffing must deal at least 1 card from its first space "
+                                 f"(got {staffing.spaces[0].value})", "spaces")
+
+
+def _traits_named(db: Database, text: str) -> list[str]:
+    """The human traits a card text names, by icon or by name, in order of appearance."""
+    found: list[tuple[int, str]] = []
+    for t in db.human_traits:
+        for pattern in (rf":{re.escape(t.icon)}:", rf"\b{re.escape(t.name)}\b"):
+            m = re.search(pattern, text, re.IGNORECASE)
+            if m:
+                found.append((m.start(), t.id))
+    return [tid for _, tid in sorted(found)]
+
+
+@rule("vote-text-names-its-trait")
+def vote_text_names_its_trait(db: Database) -> Iterable[Problem]:
+    """A trait vote's text names the trait its ``vote:`` field doubles, and no other
+    first; a vote without ``vote:`` does not announce a trait vote."""
+    names = {t.id: t.name for t in db.human_traits}
+    for index, e in enumerate(db.events):
+        if e.type != "vote":
+            continue
+        named = _traits_named(db, e.text)
+        if e.vote:
+            if not named:
+                yield db.dataset.problem("events.events", index,
+                                         f"a {names.get(e.vote, e.vote)} vote whose text never "
+                                         f"names {names.get(e.vote, e.vote)}", "text")
+            elif named[0] != e.vote:
+                yield db.dataset.problem("events.events", index,
+                                         f"the text names {names[named[0]]} but vote: is "
+                                         f"{e.vote!r}", "text")
+        else:
+            for name in names.values():
+                if re.search(rf"\b{re.escape(name)} vote\b", e.text, re.IGNORECASE):
+                    yield db.dataset.problem("events.events", index,
+                                             f"the text announces a {name} vote but the event "
+                                             f"has no vote: field", "vote")
+
+
+def _reaches(node, steps: list[str]) -> bool:
+    """Whether a dotted path names something in a data file: a key of a mapping, or
+    the id of an entry or a field of the entries of a list."""
+    if not steps:
+        return True
+    step, rest = steps[0], steps[1:]
+    if isinstance(node, dict):
+        return step in node and _reaches(node[step], rest)
+    if isinstance(node, list):
+        entries = [e for e in node if isinstance(e, dict)]
+        by_id = [e for e in entries if e.get("id") == step]
+        if by_id:
+            return _reaches(by_id[0], rest)
+        return any(step in e and _reaches(e[step], rest) for e in entries)
+    return False
+
+
+@rule("reconstructed-names-data")
+def reconstructed_names_data(db: Database) -> Iterable[Problem]:
+    """Each ``reconstructed:`` note of a data file names a field or entry of that file."""
+    for name, doc in db.dataset.docs.items():
+        data = doc.data if isinstance(doc.data, dict) else {}
+        notes = data.get("reconstructed")
+        if not isinstance(notes, dict):
+            continue
+        for path in notes:
+            if not isinstance(path, str) or not _reaches(data, path.split(".")):
+                yield db.dataset.problem(f"{name}.reconstructed", None,
+                                         f"{path!r} names nothing in {name}.yaml", str(path),
+                                         hint="a dotted path to a key, an entry's id or a "
+                                              "field of a list's entries, such as human.spaces")
 
 
 def _texts(db: Database):

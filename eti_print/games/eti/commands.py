@@ -5,7 +5,10 @@ handler takes the parsed arguments, prints to stdout and returns an exit
 code.  ``score`` and ``attack`` read cards by the pack's data (its threats
 and the multipliers its research deck holds) and total by its rules.  Bad
 card or threat names and negative counts raise ``UsageError`` (exit 2); the
-CLI core turns that into a one-line message.
+CLI core turns that into a one-line message.  The cards must be ones the
+pack's research deck holds, no more copies than it has (else ``InputError``,
+exit 1, naming the deck's entry), and ``score`` keeps only the cards that fit
+the company board's data ports, saying which it discarded.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from ...errors import UsageError
+from ...errors import InputError, Problem, UsageError
 from ...pack import pack_help
 from . import engine
 
@@ -36,7 +39,8 @@ def add_commands(game: Any, subparsers: Any) -> None:
         help="score a standard research submission (optionally the best swaps)",
         description="Resolve a standard submission by the rulebook: threats from port 1, "
                     "then multipliers. With --swaps, the best total reachable with that many "
-                    "adjacent swaps (the creativity trait).")
+                    "adjacent swaps (the creativity trait). Cards beyond the board's data ports "
+                    "are discarded, and every card must be one the research deck holds.")
     p.add_argument("cards", nargs="+", metavar="CARD", help=CARD_HELP)
     p.add_argument("--immune", action="append", default=[], metavar="THREAT",
                    help="a threat the company is immune to (repeatable)")
@@ -81,7 +85,9 @@ def add_commands(game: Any, subparsers: Any) -> None:
 
 def run_score(args: argparse.Namespace) -> int:
     db = _database(args)
-    queue = _cards(args.cards, db.deck)
+    queue = _in_deck(_cards(args.cards, db.deck), args.cards, db)
+    discarded = list(range(db.data_ports, len(queue)))   # beyond the last data port
+    queue = queue[:db.data_ports]
     immune = _threats(args.immune, "--immune", db.deck)
     if args.swaps is not None and args.swaps < 0:
         raise UsageError(f"--swaps must be 0 or more (got {args.swaps})")
@@ -89,9 +95,16 @@ def run_score(args: argparse.Namespace) -> int:
     best = (engine.best_order(queue, args.swaps, immune, db.deck)
             if args.swaps is not None else None)
     if args.json:
-        print(json.dumps(_score_json(args, queue, immune, as_dealt, best, db.rules), indent=2))
+        data = _score_json(args, queue, immune, as_dealt, best, db.rules)
+        data["discarded"] = [{"card": args.cards[i], "port": i + 1} for i in discarded]
+        print(json.dumps(data, indent=2))
     else:
-        print("\n".join(_score_lines(args, queue, as_dealt, best, db)))
+        lines = _score_lines(args, queue, as_dealt, best, db)
+        if discarded:
+            lines.insert(1, f"Discarded: {' '.join(args.cards[i] for i in discarded)} "
+                            f"(ports {discarded[0] + 1}-{discarded[-1] + 1}: the board has "
+                            f"{db.data_ports} data ports; cards beyond them are discarded)")
+        print("\n".join(lines))
     return 0
 
 
@@ -147,7 +160,7 @@ def _score_json(args: argparse.Namespace, queue: tuple[engine.Card, ...],
 
 def run_attack(args: argparse.Namespace) -> int:
     db = _database(args)
-    cards = _cards(args.cards, db.deck)
+    cards = _in_deck(_cards(args.cards, db.deck), args.cards, db)
     immune = _threats(args.immune, "--immune", db.deck)
     tactics = _threats(args.tactic, "--tactic", db.deck)
     if args.brutality < 0:
@@ -220,6 +233,34 @@ def _cards(tokens: Sequence[str], deck: engine.Deck) -> tuple[engine.Card, ...]:
         return engine.parse_queue(tokens, deck)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
+
+
+def _in_deck(cards: tuple[engine.Card, ...], tokens: Sequence[str],
+             db: Any) -> tuple[engine.Card, ...]:
+    """``cards`` if the pack's research deck holds every one, with as many copies;
+    else ``InputError`` naming the deck's entries (the attack cards are research cards)."""
+    copies = {entry.card: (index, entry.count) for index, entry in enumerate(db.research)}
+    wanted: dict[engine.Card, list[str]] = defaultdict(list)
+    for card, token in zip(cards, tokens):
+        wanted[card].append(token)
+    problems: list[Problem] = []
+    for card, typed in wanted.items():
+        if card not in copies:
+            same = sorted(c.value for c in copies if c.kind == card.kind)
+            problems.append(db.dataset.problem(
+                "research.research", None,
+                f"{typed[0]!r}: the research deck has no {db.deck.label(card)} card",
+                hint=f"its {card.kind} cards are " + ", ".join(
+                    (f"x{v}" if card.kind == "multiplier" else str(v)) for v in same)))
+        elif len(typed) > copies[card][1]:
+            index, count = copies[card]
+            problems.append(db.dataset.problem(
+                "research.research", index,
+                f"{len(typed)} x {db.deck.label(card)} given, but the research deck has "
+                f"{count}", "count"))
+    if problems:
+        raise InputError(problems)
+    return cards
 
 
 def _threats(names: Iterable[str], option: str, deck: engine.Deck) -> frozenset[str]:

@@ -11,6 +11,7 @@ from pypdf import PdfReader
 from eti_print.errors import InputError
 from eti_print.games.eti.boards import (
     Port,
+    bank_reach,
     bank_tokens,
     bank_track,
     clockwise,
@@ -232,12 +233,15 @@ def test_missing_board_settings_are_reported(tmp_path):
 
 # --- the data bank ----------------------------------------------------------
 
-def test_bank_track_reaches_the_hardest_project(database):
+def test_bank_track_reaches_what_a_bank_can_hold(database):
     hardest = max(p.difficulty for p in database.projects)
-    tens, hundreds = bank_track(hardest)
+    reach = bank_reach(hardest, database.data_ports, database.rules.safe_value)
+    # 390 banked short of the hardest (400) project, then a same-field switch banks 14 ports
+    assert reach == hardest - 10 + 14 * 10 == 530
+    tens, hundreds = bank_track(reach)
     assert tens == tuple(range(10, 100, 10))
-    assert hundreds[0] == 100 and hundreds[-1] >= hardest and hundreds[-1] - hardest < 100
-    for total in range(0, hardest + 1, 10):
+    assert hundreds == (100, 200, 300, 400, 500)
+    for total in range(0, reach + 1, 10):
         lit = bank_tokens(total, hundreds)
         assert sum(lit) == total and len(lit) <= 2
         assert all(v in tens or v in hundreds for v in lit)
@@ -250,7 +254,10 @@ def test_bank_track_reaches_the_hardest_project(database):
 
 
 def test_bank_lamps_are_printed_with_their_values(ctx, settings):
-    _, hundreds = bank_track(max(p.difficulty for p in ctx.model.projects))
+    db = ctx.model
+    _, hundreds = bank_track(bank_reach(max(p.difficulty for p in db.projects), db.data_ports,
+                                        db.rules.safe_value))
+    assert hundreds[-1] == 500
     labels = [op.args[0].text for op in box_ops(ctx, settings, "company", "bank_hundreds_label")]
     assert labels == [str(h) for h in hundreds]
     lamps = box_ops(ctx, settings, "company", "bank_tens_lamp")
@@ -389,7 +396,7 @@ def test_a_bank_for_harder_projects_grows(tmp_path, ctx):
     settings = board_settings(local)
     labels = [op.args[0].text for op in box_ops(local, settings, "company",
                                                 "bank_hundreds_label")]
-    assert labels == ["100", "200", "300", "400", "500", "600"]
+    assert labels == ["100", "200", "300", "400", "500", "600"]   # 520 - 10 + 140 = 650
 
 
 def test_shared_layers_are_the_same_for_every_company(ctx, settings):

@@ -141,3 +141,43 @@ def test_balance_writes_the_pdf(tmp_path: Path, capsys):
 def test_balance_of_a_missing_pack_exits_1(tmp_path: Path, capsys):
     code, _, err = run(capsys, "balance", str(tmp_path / "nowhere"), "--out", str(tmp_path))
     assert code == 1 and "pack folder not found" in err
+
+
+# --- the deck: 14 data ports, the deck's values and copies --------------------
+
+def test_score_keeps_fourteen_ports_and_names_the_discarded_cards(capsys):
+    cards = ["10", "20", "30", "40", "50"] * 2 + ["10", "20", "30", "40", "x2", "spy"]
+    code, out, _ = run(capsys, "score", *cards)
+    lines = out.splitlines()
+    assert code == 0
+    assert lines[0] == "Total: 400"
+    assert lines[1] == ("Discarded: x2 spy (ports 15-16: the board has 14 data ports; "
+                        "cards beyond them are discarded)")
+    assert lines[-1] == "Safe: 140 (14 cards x 10)"
+    code, out, _ = run(capsys, "score", *cards, "--json")
+    data = json.loads(out)
+    assert data["total"] == 400 and data["safe"] == 140
+    assert data["discarded"] == [{"card": "x2", "port": 15}, {"card": "spy", "port": 16}]
+
+
+def test_score_of_fourteen_cards_discards_nothing(capsys):
+    code, out, _ = run(capsys, "score", *["10"] * 14, "--json")
+    assert code == 0 and json.loads(out)["discarded"] == []
+
+
+def test_values_the_deck_does_not_hold_exit_1(capsys):
+    code, out, err = run(capsys, "score", "60", "7", "0")
+    assert code == 1 and out == ""
+    for value in ("60", "7", "0"):
+        assert (f"research: '{value}': the research deck has no {value} card "
+                f"(hint: its number cards are 10, 20, 30, 40, 50)") in err
+    assert "Traceback" not in err
+
+
+def test_more_copies_than_the_deck_has_exit_1(capsys):
+    code, out, err = run(capsys, "attack", *["spy"] * 5)
+    assert code == 1 and out == ""
+    assert "research[11].count: 5 x Spy given, but the research deck has 4" in err
+    assert run(capsys, "attack", *["spy"] * 4)[0] == 0
+    code, _, err = run(capsys, "score", *["50"] * 5)
+    assert code == 1 and "5 x 50 given, but the research deck has 4" in err
