@@ -234,6 +234,7 @@ def run_checks(ds: Dataset) -> list[Problem]:
                 problems.append(manifest.problem(here + ("items", n),
                                                  f"no data file {ref.split('.')[0]!r}",
                                              hint=_data_hint(ds, ref.split('.')[0])))
+    problems.extend(_check_copies(ds))
     for index, check in enumerate(ds.config.get("checks") or []):
         here = ("checks", index)
         kinds = [k for k in CHECK_KINDS if k in check]
@@ -253,6 +254,47 @@ def run_checks(ds: Dataset) -> list[Problem]:
             continue
         problems.extend(_CHECKS[kind](ds, ref, check, manifest, here))
     return problems
+
+
+def _check_copies(ds: Dataset) -> list[Problem]:
+    """Every copy count a deck's or pieces' ``count`` field reads is a whole number within
+    ``copies`` of specs/limits.yaml, and no output gets more cards than the ``cards``
+    budget: checked before anything multiplies by them."""
+    from . import limits
+    problems: list[Problem] = []
+    entries = [(("decks", i), part) for i, deck in enumerate(ds.config.get("decks") or [])
+               for part in (deck.get("parts") or [deck])]
+    entries += [(("pieces", i), piece) for i, piece in enumerate(ds.config.get("pieces") or [])]
+    totals: dict[tuple, int] = {}
+    for here, entry in entries:
+        key = entry.get("count")
+        each = entry.get("copies", 1) if isinstance(entry.get("copies", 1), int) else 1
+        for ref in entry.get("items") or ():
+            if ref.split(".")[0] not in ds.docs:
+                continue
+            for _index, item, doc, path in ds.located(ref):
+                n = each if key is None else None
+                if key is not None and isinstance(item, dict) and key in item:
+                    line, _ = doc.where(path + (key,))
+                    try:
+                        n = limits.count(item[key], doc.path, line, doc_field(path + (key,)))
+                    except InputError as exc:
+                        problems.extend(exc.problems)
+                totals[here] = totals.get(here, 0) + (1 if n is None else n)
+        totals[here] = totals.get(here, 0) + len(entry.get("cards") or ()) * each
+    for here, total in totals.items():
+        try:
+            limits.cap(total, "cards", f"{here[0]}[{here[1]}] prints too many",
+                       ds.manifest.path)
+        except InputError as exc:
+            line, _ = ds.manifest.where(here)
+            problems.extend(Problem(p.message, p.path, line, hint=p.hint) for p in exc.problems)
+    return problems
+
+
+def doc_field(path: tuple) -> str:
+    from .yamlload import format_path
+    return format_path(path)
 
 
 def _data_hint(ds: Dataset, name: str) -> str:
