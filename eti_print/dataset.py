@@ -307,7 +307,20 @@ def _check_count(ds: Dataset, ref: str, check: dict, manifest: Document,
                  here: tuple) -> list[Problem]:
     items = ds.items(ref)
     if "sum" in check:
-        total = sum(item.get(check["sum"], 1) for item in items if isinstance(item, dict))
+        from . import limits
+        total, problems = 0, []
+        for _index, item, doc, path in ds.located(ref):
+            if isinstance(item, dict) and check["sum"] in item:
+                line, _ = doc.where(path + (check["sum"],))
+                try:   # each a whole number of copies: strings are never added up
+                    total += limits.count(item[check["sum"]], doc.path, line,
+                                          doc_field(path + (check["sum"],)))
+                except InputError as exc:
+                    problems.extend(exc.problems)
+            elif isinstance(item, dict):
+                total += 1
+        if problems:
+            return problems
         what = f"{check['sum']} adds up to"
     else:
         total, what = len(items), "has"
@@ -328,14 +341,23 @@ def _check_unique(ds: Dataset, ref: str, check: dict, manifest: Document,
     for index, item, doc, path in ds.located(ref):
         if not isinstance(item, dict) or key not in item:
             continue
-        value = item[key]
+        value = _hashable(item[key])
         if value in seen:
             first_line, _ = doc.where(path[:-1] + (seen[value], key))
-            problems.append(doc.problem(path + (key,), f"duplicate {key} {value!r} "
+            problems.append(doc.problem(path + (key,), f"duplicate {key} {item[key]!r} "
                                         f"(first used at line {first_line})"))
         else:
             seen[value] = index
     return problems
+
+
+def _hashable(value: Any) -> Any:
+    """A value as a key of a dict: lists and mappings compared by their contents."""
+    if isinstance(value, list):
+        return ("list", tuple(_hashable(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((str(k), _hashable(v)) for k, v in value.items())))
+    return (type(value).__name__, value) if isinstance(value, (bool, float)) else value
 
 
 def _check_ref(ds: Dataset, ref: str, check: dict, manifest: Document,
@@ -351,7 +373,7 @@ def _check_ref(ds: Dataset, ref: str, check: dict, manifest: Document,
         if not isinstance(item, dict):
             continue
         for n, value in enumerate(_as_list(item.get(key))):
-            if value not in ids:
+            if isinstance(value, (list, dict)) or value not in ids:
                 where = path + (key,) + ((n,) if isinstance(item.get(key), list) else ())
                 problems.append(doc.problem(where, f"unknown id {value!r} (not in {target})",
                                             hint="known: " + ", ".join(sorted(ids))))
