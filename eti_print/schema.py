@@ -10,6 +10,7 @@ file, line, column and field path.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -40,6 +41,14 @@ class StrictValidator(cerberus.Validator):
     types_mapping["integer"] = TypeDefinition("integer", (int,), (bool,))
     types_mapping["number"] = TypeDefinition("number", (int, float), (bool,))
     types_mapping["float"] = TypeDefinition("float", (float,), ())
+
+    def _validate_type(self, data_type, field, value):
+        # cerberus's own rule, and no field of any type takes nan or an infinity
+        before = len(self._errors)
+        super()._validate_type(data_type, field, value)
+        if isinstance(value, float) and not math.isfinite(value) and len(self._errors) == before:
+            self._error(field, cerr.BAD_TYPE)
+    _validate_type.__doc__ = cerberus.Validator._validate_type.__doc__
 
     def _validate_regex(self, pattern, field, value):
         """{'type': 'string'}"""

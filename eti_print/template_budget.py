@@ -27,6 +27,7 @@ import signal
 import string
 import threading
 import time
+import weakref
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -61,12 +62,19 @@ def _on_alarm(signum: int, frame: Any) -> None:
         raise _timeout()
 
 
+#: Templates that have run out of time once: rendering them again (for the next card)
+#: fails at once with the same message instead of spending the budget again.
+_SPENT: weakref.WeakSet = weakref.WeakSet()
+
+
 @contextmanager
-def watchdog() -> Iterator[None]:
+def watchdog(template: Any = None) -> Iterator[None]:
     """One render's CPU budget (re-entrant: an include inside a render shares it)."""
     if getattr(_state, "deadline", None) is not None:
         yield
         return
+    if template is not None and template in _SPENT:
+        raise _timeout()
     _state.deadline = time.process_time() + SECONDS
     timer = threading.current_thread() is threading.main_thread() \
         and hasattr(signal, "setitimer")
@@ -79,6 +87,10 @@ def watchdog() -> Iterator[None]:
             timer = False
     try:
         yield
+    except TemplateTimeout:
+        if template is not None:
+            _SPENT.add(template)
+        raise
     finally:
         _state.deadline = None
         if timer:

@@ -353,7 +353,7 @@ def _render(tmpl: Template, context: Mapping[str, Any]) -> Markup:
     out: list[str] = []
     size = 0
     deadline = time.monotonic() + MAX_SECONDS
-    with template_budget.watchdog():
+    with template_budget.watchdog(tmpl):
         for chunk in tmpl.generate(dict(context)):
             out.append(chunk)
             size += len(chunk)

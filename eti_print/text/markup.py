@@ -206,7 +206,7 @@ def _syntax(exc: etree.XMLSyntaxError, names: Collection[str]) -> MarkupError:
     if code in (E.ERR_DOCUMENT_EMPTY, E.ERR_DOCUMENT_START):
         return MarkupError("the markup holds no element", line=line, kind="start")
     if "Excessive depth" in msg:
-        return MarkupError("markup nests more than 256 elements deep",
+        return MarkupError(f"markup nests more than {MAX_NESTING} elements deep",
                            "flatten the markup", line=line, kind="depth")
     if "amespace" in msg:
         return MarkupError(f"namespaces are not allowed ({msg})", line=line, kind="namespace")
