@@ -255,9 +255,10 @@ def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
     source = doc.path
     problems: list[Problem] = []
     box_type = props.get("type", base.type if base else None)
-    if box_type not in BOX_PROPS:
-        raise InputError(doc.problem(here + ("type",), f"unknown box type {box_type!r}",
-                                     hint=did_you_mean(box_type, BOX_PROPS)
+    if not isinstance(box_type, str) or box_type not in BOX_PROPS:
+        raise InputError(doc.problem(here + ("type",), f"unknown box type {_short(box_type)}",
+                                     hint=isinstance(box_type, str)
+                                     and did_you_mean(box_type, BOX_PROPS)
                                      or "types are " + ", ".join(BOX_PROPS)))
     allowed = BOX_PROPS[box_type]
     for key, value in props.items():
