@@ -144,7 +144,7 @@ def test_template_spec_matches_the_context_and_filters(tmp_path):
     said = spec("templates")
     assert set(base_context(ctx)) == set(said["variables"])
     env = TemplateEnv(tmp_path)
-    from eti_print.template_budget import FILTERS as CHECKED   # jinja2's own, size-checked
+    from eti_print.template_budget import FILTERS as CHECKED  # jinja2's own, size-checked
     ours = {name for name, f in env.env.filters.items() if FILTERS.get(name) is not f}
     assert ours - set(CHECKED) == set(said["filters"])
 
