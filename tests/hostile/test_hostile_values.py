@@ -212,20 +212,20 @@ CASES = [
     # -- boards and pieces --------------------------------------------------------------
     Case("board-50-metres", manifest("boards:\n  - {id: big, title: Big, layout: front, "
                                      "width: 50000mm, height: 10in}"),
-         at(PACK, "50000mm"), "boards[0].width: the length must be 1 mm to 1500 mm",
+         at(PACK, "50000mm"), "boards[0].width: the length must be 0 mm to 1500 mm",
          process=True),
     Case("board-1e300-mm", manifest("boards:\n  - {id: big, title: Big, layout: front, "
                                     "width: 1e300mm, height: 1e300mm}"),
-         at(PACK, "1e300mm"), "the length must be 1 mm to 1500 mm"),
+         at(PACK, "1e300mm"), "the length must be 0 mm to 1500 mm"),
     Case("piece-100-inches", manifest("pieces:\n  - {id: big, title: Big, cards: [{a: 1}], "
                                       "layout: front, width: 100in, height: 100in}"),
-         at(PACK, "100in"), "pieces[0].width: the length must be 1 mm to 300 mm"),
+         at(PACK, "100in"), "pieces[0].width: the length must be 0 mm to 300 mm"),
     Case("card-100-inches-export-png", both(
         write("templates/sheets.yaml", "sheets:\n  huge:\n    width: 100in\n"
                                        "    height: 100in\n    bleed: 3mm\n"),
         replace(PACK, "sheet: poker", "sheet: huge")),
         at("templates/sheets.yaml", "width: 100in"),
-        "sheets.huge.width: the length must be 1 mm to 300 mm",
+        "sheets.huge.width: the length must be 0 mm to 300 mm",
         command=["export", "png", "PACK", "--out", "out"]),
     # -- counts -------------------------------------------------------------------------
     Case("deck-copies-ten-million", both(
