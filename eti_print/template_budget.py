@@ -62,9 +62,9 @@ def _on_alarm(signum: int, frame: Any) -> None:
         raise _timeout()
 
 
-#: Templates that have run out of time once: rendering them again (for the next card)
-#: fails at once with the same message instead of spending the budget again.
-_SPENT: weakref.WeakSet = weakref.WeakSet()
+#: Templates that have run out of time or memory once: rendering them again (for the
+#: next card) fails at once the same way instead of spending the budget again.
+_SPENT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 @contextmanager
@@ -74,7 +74,7 @@ def watchdog(template: Any = None) -> Iterator[None]:
         yield
         return
     if template is not None and template in _SPENT:
-        raise _timeout()
+        raise _SPENT[template]()
     _state.deadline = time.process_time() + SECONDS
     timer = threading.current_thread() is threading.main_thread() \
         and hasattr(signal, "setitimer")
@@ -87,9 +87,9 @@ def watchdog(template: Any = None) -> Iterator[None]:
             timer = False
     try:
         yield
-    except TemplateTimeout:
+    except (TemplateTimeout, MemoryError) as exc:
         if template is not None:
-            _SPENT.add(template)
+            _SPENT[template] = type(exc) if isinstance(exc, MemoryError) else _timeout
         raise
     finally:
         _state.deadline = None

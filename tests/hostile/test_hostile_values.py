@@ -285,6 +285,11 @@ CASES = [
          at(FRONT, "1500000000"), "'*' would build"),
     Case("template-power", title_prop("{{ 2 ** 100000 }}"), at(FRONT, "2 ** 100000"),
          "more than 4000 digits"),
+    # '~' cannot be checked ahead: the process's memory limit stops it, once per template
+    Case("template-concat-doubling", title_prop(
+        "{% set ns = namespace(s='xx') %}{% for i in range(40) %}{% set ns.s = ns.s ~ ns.s %}"
+        "{% endfor %}{{ ns.s | length }}"),
+        at(FRONT, "namespace"), "template builds too much text in 20 cards", process=True),
     # -- art budgets ---------------------------------------------------------------------
     Case("eight-use-bombs", icon_bombs, "templates/art/bomb", "once <use> is expanded",
          process=True),
