@@ -136,8 +136,9 @@ def check_value(box_type: str, prop: str, value: Any, where: str | None = None,
         raise bad(f"colour must be #RRGGBB or none (got {_short(value)})")
     if kind in ("font", "art") and not isinstance(value, str):
         raise bad(f"must name a {kind} (got {_short(value)})")
-    if kind in ("text", "markup") and (isinstance(value, bool) or not isinstance(
-            value, (str, int, float))):
+    if kind == "text" and not isinstance(value, (str, int, float, bool)) or \
+            kind == "markup" and (isinstance(value, bool) or not isinstance(
+                value, (str, int, float))):
         raise bad(f"must be text (got {_short(value)})")
     return value
 
