@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from . import __version__
+from . import __version__, limits
 from .errors import PROBLEM_CAP, EtiError, InputError, UsageError
 from .pack import choose_pack, pack_help
 from .suggest import did_you_mean
@@ -407,6 +407,8 @@ _ANYWHERE = ("--debug", "-q", "--quiet", "-v", "--verbose")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    if argv is None:            # a command of its own: a soft memory limit (limits.py)
+        limits.limit_memory()
     argv = list(sys.argv[1:] if argv is None else argv)
     # --debug, -q and -v are accepted anywhere before a "--": after the command as well
     # as before it (they are the main parser's, so they move to the front)
@@ -444,6 +446,11 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"eti-print: error: {exc}", file=sys.stderr)
         return exc.exit_code
+    except MemoryError:
+        if debug:
+            raise
+        print(f"eti-print: error: {limits.memory_message()}", file=sys.stderr)
+        return 1
     except KeyboardInterrupt:
         print("eti-print: interrupted", file=sys.stderr)
         return 130

@@ -237,6 +237,7 @@ def run_checks(ds: Dataset) -> list[Problem]:
                 problems.append(manifest.problem(here + ("items", n),
                                                  f"no data file {ref.split('.')[0]!r}",
                                              hint=_data_hint(ds, ref.split('.')[0])))
+    problems.extend(_check_copies(ds))
     for index, check in enumerate(ds.config.get("checks") or []):
         here = ("checks", index)
         kinds = [k for k in CHECK_KINDS if k in check]
@@ -258,6 +259,47 @@ def run_checks(ds: Dataset) -> list[Problem]:
     return problems
 
 
+def _check_copies(ds: Dataset) -> list[Problem]:
+    """Every copy count a deck's or pieces' ``count`` field reads is a whole number within
+    ``copies`` of specs/limits.yaml, and no output gets more cards than the ``cards``
+    budget: checked before anything multiplies by them."""
+    from . import limits
+    problems: list[Problem] = []
+    entries = [(("decks", i), part) for i, deck in enumerate(ds.config.get("decks") or [])
+               for part in (deck.get("parts") or [deck])]
+    entries += [(("pieces", i), piece) for i, piece in enumerate(ds.config.get("pieces") or [])]
+    totals: dict[tuple, int] = {}
+    for here, entry in entries:
+        key = entry.get("count")
+        each = entry.get("copies", 1) if isinstance(entry.get("copies", 1), int) else 1
+        for ref in entry.get("items") or ():
+            if ref.split(".")[0] not in ds.docs:
+                continue
+            for _index, item, doc, path in ds.located(ref):
+                n = each if key is None else None
+                if key is not None and isinstance(item, dict) and key in item:
+                    line, _ = doc.where(path + (key,))
+                    try:
+                        n = limits.count(item[key], doc.path, line, doc_field(path + (key,)))
+                    except InputError as exc:
+                        problems.extend(exc.problems)
+                totals[here] = totals.get(here, 0) + (1 if n is None else n)
+        totals[here] = totals.get(here, 0) + len(entry.get("cards") or ()) * each
+    for here, total in totals.items():
+        try:
+            limits.cap(total, "cards", f"{here[0]}[{here[1]}] prints too many",
+                       ds.manifest.path)
+        except InputError as exc:
+            line, _ = ds.manifest.where(here)
+            problems.extend(Problem(p.message, p.path, line, hint=p.hint) for p in exc.problems)
+    return problems
+
+
+def doc_field(path: tuple) -> str:
+    from .yamlload import format_path
+    return format_path(path)
+
+
 def _data_hint(ds: Dataset, name: str) -> str:
     """The nearest data file to a misspelt one, else the list of them."""
     from .suggest import did_you_mean
@@ -268,7 +310,20 @@ def _check_count(ds: Dataset, ref: str, check: dict, manifest: Document,
                  here: tuple) -> list[Problem]:
     items = ds.items(ref)
     if "sum" in check:
-        total = sum(item.get(check["sum"], 1) for item in items if isinstance(item, dict))
+        from . import limits
+        total, problems = 0, []
+        for _index, item, doc, path in ds.located(ref):
+            if isinstance(item, dict) and check["sum"] in item:
+                line, _ = doc.where(path + (check["sum"],))
+                try:   # each a whole number of copies: strings are never added up
+                    total += limits.count(item[check["sum"]], doc.path, line,
+                                          doc_field(path + (check["sum"],)))
+                except InputError as exc:
+                    problems.extend(exc.problems)
+            elif isinstance(item, dict):
+                total += 1
+        if problems:
+            return problems
         what = f"{check['sum']} adds up to"
     else:
         total, what = len(items), "has"
@@ -289,14 +344,23 @@ def _check_unique(ds: Dataset, ref: str, check: dict, manifest: Document,
     for index, item, doc, path in ds.located(ref):
         if not isinstance(item, dict) or key not in item:
             continue
-        value = item[key]
+        value = _hashable(item[key])
         if value in seen:
             first_line, _ = doc.where(path[:-1] + (seen[value], key))
-            problems.append(doc.problem(path + (key,), f"duplicate {key} {value!r} "
+            problems.append(doc.problem(path + (key,), f"duplicate {key} {item[key]!r} "
                                         f"(first used at line {first_line})"))
         else:
             seen[value] = index
     return problems
+
+
+def _hashable(value: Any) -> Any:
+    """A value as a key of a dict: lists and mappings compared by their contents."""
+    if isinstance(value, list):
+        return ("list", tuple(_hashable(v) for v in value))
+    if isinstance(value, dict):
+        return ("dict", tuple(sorted((str(k), _hashable(v)) for k, v in value.items())))
+    return (type(value).__name__, value) if isinstance(value, (bool, float)) else value
 
 
 def _check_ref(ds: Dataset, ref: str, check: dict, manifest: Document,
@@ -312,7 +376,7 @@ def _check_ref(ds: Dataset, ref: str, check: dict, manifest: Document,
         if not isinstance(item, dict):
             continue
         for n, value in enumerate(_as_list(item.get(key))):
-            if value not in ids:
+            if isinstance(value, (list, dict)) or value not in ids:
                 where = path + (key,) + ((n,) if isinstance(item.get(key), list) else ())
                 problems.append(doc.problem(where, f"unknown id {value!r} (not in {target})",
                                             hint="known: " + ", ".join(sorted(ids))))

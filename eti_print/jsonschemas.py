@@ -98,6 +98,15 @@ def file_schema(schema: Any, title: str) -> dict[str, Any]:
             "type": "object", **object_schema(schema.cerberus)}
 
 
+def _range(limit: str | None) -> dict[str, Any]:
+    """A number's range of specs/limits.yaml as JSON Schema bounds."""
+    if limit is None:
+        return {}
+    from .limits import bounds
+    low, high = bounds(limit)
+    return {"minimum": low, "maximum": high}
+
+
 def _prop(prop: Any) -> dict[str, Any]:
     kind = prop.type
     if kind == "length":
@@ -105,10 +114,8 @@ def _prop(prop: Any) -> dict[str, Any]:
     elif kind == "colour":
         body = {"anyOf": [{"type": "string", "pattern": r"^(#[0-9A-Fa-f]{6}|none|)$"},
                           TEMPLATE]}
-    elif kind == "number":
-        body = {"anyOf": [{"type": "number"}, TEMPLATE]}
-    elif kind == "integer":
-        body = {"anyOf": [{"type": "integer"}, TEMPLATE]}
+    elif kind in ("number", "integer"):
+        body = {"anyOf": [{"type": kind, **_range(prop.limit)}, TEMPLATE]}
     elif kind == "boolean":
         body = {"type": "boolean"}
     elif kind == "dash":

@@ -12,12 +12,14 @@ for cards where it renders empty or false.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from . import limits
 from .errors import InputError, Problem
 from .files import exists
 from .pack import Pack, confine
@@ -41,6 +43,7 @@ class PropSpec:
     required: bool = False
     signed: bool = False
     allowed: tuple[str, ...] = ()
+    limit: str | None = None        # a range of specs/limits.yaml
 
 
 @dataclass(frozen=True)
@@ -58,7 +61,7 @@ def _specs() -> tuple[str, dict[str, str], dict[str, PropSpec], dict[str, BoxSpe
     def props(table: dict[str, Any]) -> dict[str, PropSpec]:
         return {name: PropSpec(name, p["type"], p["description"], p.get("default"),
                                bool(p.get("required")), bool(p.get("signed")),
-                               tuple(p.get("allowed", ())))
+                               tuple(p.get("allowed", ())), p.get("limit"))
                 for name, p in table.items()}
     types = {name: BoxSpec(name, t["description"], props(t["props"]))
              for name, t in raw["types"].items()}
@@ -94,6 +97,56 @@ def default(box_type: str, prop: str) -> Any:
     if spec.type == "colour" and isinstance(value, str) and not value.startswith("#"):
         return None
     return value
+
+
+_HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
+
+
+def check_value(box_type: str, prop: str, value: Any, where: str | None = None,
+                line: int | None = None, field: str | None = None) -> Any:
+    """A property's value checked against its type and limit (``specs/boxes.yaml``,
+    ``specs/limits.yaml``) and converted: lengths to points, numbers to floats, a dash
+    to its list of lengths.  Called on every value a layout writes and again on what a
+    template renders; anything else is a located InputError."""
+    spec = prop_spec(box_type, prop)
+    kind = spec.type
+
+    def bad(message: str, hint: str | None = None) -> InputError:
+        return InputError(Problem(message, where, line, field=field, hint=hint))
+
+    if kind == "length":
+        return to_points(value, where=where, line=line, field=field,
+                         signed=spec.signed, limit=spec.limit or "length")
+    if kind in ("number", "integer"):
+        return limits.number(value, spec.limit or kind, where, line, field,
+                             integer=kind == "integer")
+    if kind == "dash":
+        return list(limits.dash(value, where, line, field))
+    if kind == "choice":
+        if value not in spec.allowed:
+            raise bad(f"must be one of {', '.join(spec.allowed)} (got {_short(value)})",
+                      did_you_mean(value, spec.allowed) if isinstance(value, str) else None)
+        return value
+    if kind == "boolean":
+        if not isinstance(value, bool):
+            raise bad(f"must be true or false (got {_short(value)})")
+        return value
+    if kind == "colour":
+        if value is None or value == "none" or (isinstance(value, str) and _HEX.match(value)):
+            return value
+        raise bad(f"colour must be #RRGGBB or none (got {_short(value)})")
+    if kind in ("font", "art") and not isinstance(value, str):
+        raise bad(f"must name a {kind} (got {_short(value)})")
+    if kind == "text" and not isinstance(value, (str, int, float, bool)) or \
+            kind == "markup" and (isinstance(value, bool) or not isinstance(
+                value, (str, int, float))):
+        raise bad(f"must be text (got {_short(value)})")
+    return value
+
+
+def _short(value: Any) -> str:
+    text = repr(value)
+    return text if len(text) <= 40 else text[:37] + "..."
 
 
 def is_template(value: Any) -> bool:
@@ -204,9 +257,10 @@ def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
     source = doc.path
     problems: list[Problem] = []
     box_type = props.get("type", base.type if base else None)
-    if box_type not in BOX_PROPS:
-        raise InputError(doc.problem(here + ("type",), f"unknown box type {box_type!r}",
-                                     hint=did_you_mean(box_type, BOX_PROPS)
+    if not isinstance(box_type, str) or box_type not in BOX_PROPS:
+        raise InputError(doc.problem(here + ("type",), f"unknown box type {_short(box_type)}",
+                                     hint=isinstance(box_type, str)
+                                     and did_you_mean(box_type, BOX_PROPS)
                                      or "types are " + ", ".join(BOX_PROPS)))
     allowed = BOX_PROPS[box_type]
     for key, value in props.items():
@@ -226,11 +280,10 @@ def _box(doc: Document, name: str, props: Any, base: Box | None) -> Box:
                                         or ("a choice is written as it is, not as a template"
                                             if is_template(value) else None)))
             continue
-        if key in LENGTHS and not is_template(value):
+        if not is_template(value) and key != "type":
             try:
-                value = to_points(value, where=doc.path, line=line,
-                                  field=f"boxes.{name}.{key}",
-                                  signed=key in SIGNED)
+                value = check_value(box_type, key, value, doc.path, line,
+                                    f"boxes.{name}.{key}")
             except InputError as exc:
                 problems.extend(exc.problems)
                 continue

@@ -56,7 +56,13 @@ class _Form(pdfdoc.PDFFormXObject):
 
 
 class _Canvas(Canvas):
-    """reportlab's canvas, its forms written as :class:`_Form` (complete resources)."""
+    """reportlab's canvas, its forms written as :class:`_Form` (complete resources), its
+    pages counted against the ``pages`` budget of specs/limits.yaml."""
+
+    def showPage(self):  # type: ignore[no-untyped-def]  # noqa: N802
+        from . import limits
+        limits.cap(self.getPageNumber(), "pages", "an output PDF has too many pages")
+        super().showPage()
 
     def endForm(self, **extra_attributes):  # type: ignore[no-untyped-def]
         # reportlab's endForm, with _Form and the shadings the form used

@@ -9,6 +9,8 @@ Everything here is read from the specs the checkers use, so it cannot drift:
   every layout against;
 * the document markup: ``render/document/elements.py`` (what each element holds,
   its attributes) with ``specs/documents.yaml`` saying each in words;
+* the ranges of values and the budgets of a build: ``specs/limits.yaml``
+  (``limits.py``), which every check of a number reads;
 * the two markup levels and the template names and filters:
   ``specs/markup.yaml`` and ``specs/templates.yaml``, checked against the code by
   ``tests/test_reference.py``.
@@ -32,9 +34,10 @@ from .errors import UsageError
 
 SPECS = Path(__file__).resolve().parent / "specs"
 #: The kinds that are not data files, in the order they are listed.
-KINDS = ("pack", "layout", "sheets", "fonts", "boards", "documents", "markup", "templates")
+KINDS = ("pack", "layout", "sheets", "fonts", "boards", "documents", "markup", "templates",
+         "limits")
 ALIASES = {"references": "documents", "layouts": "layout", "document": "documents",
-           "template": "templates", "filters": "templates"}
+           "template": "templates", "filters": "templates", "budgets": "limits"}
 
 
 @dataclass
@@ -151,6 +154,9 @@ def _prop_entry(prop: Any) -> Entry:
         notes.append("one of " + ", ".join(prop.allowed))
     if prop.type == "length":
         notes.append("with a unit, may be negative" if prop.signed else "with a unit")
+    if prop.limit:
+        from . import limits
+        notes.append(limits.shown(prop.limit))
     if prop.required:
         notes.append("required")
     elif prop.default is not None:
@@ -216,6 +222,21 @@ def markup_section() -> Section:
     ]
     return Section("markup", "card text and inline markup",
                    " ".join(said["description"].split()), entries)
+
+
+def limits_section() -> Section:
+    """The ranges of values and the budgets of ``specs/limits.yaml``."""
+    from . import limits
+    values = [Entry(name, "range", [limits.shown(name)], spec["description"])
+              for name, spec in limits.VALUES.items()]
+    budgets = [Entry(name, "budget", [f"at most {spec['max']:,}".replace(",", " ")],
+                     spec["description"]) for name, spec in limits.BUDGETS.items()]
+    return Section("limits", "the ranges of values and the budgets of a build",
+                   " ".join(limits.DESCRIPTION.split()),
+                   [Entry("ranges", "", [], "Every such value outside its range is an error "
+                          "naming its file, line and field.", values),
+                    Entry("budgets", "", [], "What one build may spend; past a budget the "
+                          "build stops with a message naming what ran over.", budgets)])
 
 
 def templates_section(game: Any = None) -> Section:
@@ -297,6 +318,8 @@ class PackKinds:
             return markup_section()
         if kind == "templates":
             return templates_section(self.game)
+        if kind == "limits":
+            return limits_section()
         import difflib
         close = difflib.get_close_matches(kind, self.kinds(), n=1)
         raise UsageError(f"no kind {kind!r}" + (f" (did you mean {close[0]}?)" if close else "")
@@ -322,6 +345,7 @@ SUMMARIES = {
     "documents": "the document markup of rules references: elements and attributes",
     "markup": "card text: the shorthand and the inline markup",
     "templates": "template variables and filters",
+    "limits": "the range of every number a pack gives and the budgets of a build",
 }
 
 

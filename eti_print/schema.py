@@ -10,6 +10,7 @@ file, line, column and field path.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
@@ -19,7 +20,7 @@ import cerberus
 from cerberus import TypeDefinition
 from cerberus import errors as cerr
 
-from . import words
+from . import schema_rules, words
 from .errors import InputError, Problem
 from .suggest import did_you_mean
 from .yamlload import Document, format_path, load
@@ -33,12 +34,26 @@ RULES = {"type", "schema", "allowed", "regex", "min", "max", "minlength", "maxle
 
 
 class StrictValidator(cerberus.Validator):
-    """Cerberus with strict numbers: booleans are not integers or numbers."""
+    """Cerberus with strict numbers (booleans are not integers or numbers) and regexes run
+    on RE2, a linear-time engine: no pattern from a pack can backtrack for ever."""
 
     types_mapping = dict(cerberus.Validator.types_mapping)
     types_mapping["integer"] = TypeDefinition("integer", (int,), (bool,))
     types_mapping["number"] = TypeDefinition("number", (int, float), (bool,))
     types_mapping["float"] = TypeDefinition("float", (float,), ())
+
+    def _validate_type(self, data_type, field, value):
+        # cerberus's own rule, and no field of any type takes nan or an infinity
+        before = len(self._errors)
+        super()._validate_type(data_type, field, value)
+        if isinstance(value, float) and not math.isfinite(value) and len(self._errors) == before:
+            self._error(field, cerr.BAD_TYPE)
+    _validate_type.__doc__ = cerberus.Validator._validate_type.__doc__
+
+    def _validate_regex(self, pattern, field, value):
+        """{'type': 'string'}"""
+        if isinstance(value, str) and not schema_rules.linear_regex(pattern).fullmatch(value):
+            self._error(field, cerr.REGEX_MISMATCH)
 
 
 @dataclass(frozen=True)
@@ -76,6 +91,11 @@ def _rules(rules: dict[str, Any], doc: Document, path: tuple,
         if key not in RULES:
             problems.append(doc.problem(path + (key,), f"unknown schema rule {key!r}", key=True,
                                         hint="rules are " + ", ".join(sorted(RULES))))
+            continue
+        problem = schema_rules.check_rule(key, value, rules)
+        if problem:
+            message, hint = problem
+            problems.append(doc.problem(path + (key,), message, hint=hint))
             continue
         if key == "description":
             norm["meta"] = {"description": value}

@@ -74,7 +74,8 @@ def _load_file(path: Path, shown: str) -> dict[str, SheetSetting]:
                 return default
             line, _ = doc.where(("sheets", name) + sub + (key,))
             return to_points(value, where=shown, line=line,
-                             field=".".join(("sheets", name) + sub + (key,)))
+                             field=".".join(("sheets", name) + sub + (key,)),
+                             limit="piece" if key in ("width", "height") else "length")
         setting = SheetSetting(name, pt("width", 0), pt("height", 0), pt("bleed", 0),
                                pt("gutter", 0.0), pt("length", mm(3), "crop_marks"),
                                pt("offset", mm(0.5), "crop_marks"),

@@ -30,6 +30,7 @@ from jinja2.exceptions import (
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup
 
+from . import template_budget
 from .errors import InputError, Problem
 from .files import NOT_REGULAR, read
 from .pack import confine
@@ -42,7 +43,7 @@ MAX_INCLUDE_DEPTH = 16
 #: Largest template file read.
 MAX_TEMPLATE_BYTES = 1024 * 1024
 #: Largest string or list a template may build with ``*`` (characters/items).
-MAX_REPEAT = 100_000
+MAX_REPEAT = template_budget.CHARS
 #: Largest output of one render (characters) and longest render (seconds);
 #: checked whenever the template emits text.
 MAX_OUTPUT = 2_000_000
@@ -174,7 +175,6 @@ def _cycle(chain: tuple[str, ...]) -> str:
     return " -> ".join(chain[:4]) + " -> ..."
 
 
-_BIG_FORMAT_RE = re.compile(r"%[-#0 +]*(\d{5,}|\*)|%[-#0 +]*\d*\.(\d{5,}|\*)")
 
 
 #: Compiled templates by (source, name, file name), shared by every environment of the
@@ -187,7 +187,7 @@ _CODE_MAX = 8192
 
 class _Sandbox(ImmutableSandboxedEnvironment):
     template_class = _Template
-    intercepted_binops = frozenset({"*", "**", "%"})
+    intercepted_binops = frozenset({"*", "**", "%", "+"})
 
     def compile(self, source: Any, name: str | None = None,  # type: ignore[override]
                 filename: str | None = None, raw: bool = False,
@@ -204,20 +204,16 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         return code
 
     def call_binop(self, context: Any, operator_: str, left: Any, right: Any) -> Any:
-        if operator_ == "*":
-            for seq, times in ((left, right), (right, left)):
-                if isinstance(seq, (str, list, tuple)) and isinstance(times, int) \
-                        and len(seq) * times > MAX_REPEAT:
-                    raise SecurityError(f"'*' would build {len(seq) * times} items "
-                                        f"(at most {MAX_REPEAT})")
-        elif operator_ == "**":
-            if isinstance(right, (int, float)) and isinstance(left, (int, float)) \
-                    and abs(right) > 64 and abs(left) > 1:
-                raise SecurityError(f"{left!r} ** {right!r} is too large")
-        elif operator_ == "%":
-            if isinstance(left, str) and _BIG_FORMAT_RE.search(left):
-                raise SecurityError("'%' formatting with a huge or '*' width is not allowed")
+        template_budget.check_binop(operator_, left, right)
         return super().call_binop(context, operator_, left, right)
+
+    def call(__self, __context: Any, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        template_budget.check_call(__obj, args, kwargs)
+        return super().call(__context, __obj, *args, **kwargs)
+
+    def getattr(self, obj: Any, attribute: str) -> Any:
+        template_budget.tick()
+        return super().getattr(obj, attribute)
 
 
 def contrast(colour: Any, dark: str = "#1E2430", light: str = "#FFFFFF") -> str:
@@ -240,6 +236,8 @@ class TemplateEnv:
                        trim_blocks=True, lstrip_blocks=True, finalize=_finalize,
                        auto_reload=True, cache_size=400)
         env.globals.pop("lipsum", None)
+        env.globals["range"] = template_budget.BudgetRange
+        env.filters.update(template_budget.FILTERS)
         env.filters["rich"] = rich
         env.filters["plain"] = plain
         env.filters["roman"] = roman
@@ -355,13 +353,14 @@ def _render(tmpl: Template, context: Mapping[str, Any]) -> Markup:
     out: list[str] = []
     size = 0
     deadline = time.monotonic() + MAX_SECONDS
-    for chunk in tmpl.generate(dict(context)):
-        out.append(chunk)
-        size += len(chunk)
-        if size > MAX_OUTPUT:
-            raise SecurityError(f"template output exceeds {MAX_OUTPUT} characters")
-        if time.monotonic() > deadline:
-            raise SecurityError(f"template rendering took more than {MAX_SECONDS:g} s")
+    with template_budget.watchdog(tmpl):
+        for chunk in tmpl.generate(dict(context)):
+            out.append(chunk)
+            size += len(chunk)
+            if size > MAX_OUTPUT:
+                raise SecurityError(f"template output exceeds {MAX_OUTPUT} characters")
+            if time.monotonic() > deadline:
+                raise SecurityError(f"template rendering took more than {MAX_SECONDS:g} s")
     return Markup("".join(out))
 
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 
+from . import limits
 from .errors import fail
 
 POINTS_PER_INCH = 72.0
@@ -63,12 +64,13 @@ def paper_size(name: str, where: str | None = None, line: int | None = None,
 
 
 def to_points(value: object, where: str | None = None, line: int | None = None,
-              field: str | None = None, signed: bool = False) -> float:
+              field: str | None = None, signed: bool = False, limit: str = "length") -> float:
     """Parse ``"63.5mm"``, ``"2.5in"``, ``"12pt"`` or ``"0.3cm"`` to points.
 
     Negative lengths are errors unless ``signed`` (offsets); infinities, NaN,
-    bare numbers and unknown units are always errors, located at
-    ``where:line`` / ``field``.
+    bare numbers, unknown units and lengths outside the range ``limit`` of
+    ``specs/limits.yaml`` (any length: 2 m either way) are always errors,
+    located at ``where:line`` / ``field``.
     """
     def bad(message: str, hint: str = _UNIT_HINT) -> Exception:
         return fail(message, path=where, line=line, field=field, hint=hint)
@@ -78,6 +80,9 @@ def to_points(value: object, where: str | None = None, line: int | None = None,
     if isinstance(value, (int, float)):
         raise bad(f"the length {value!r} has no unit", f'{_UNIT_HINT}, as in "{value}mm"')
     text = value.strip()
+    if len(text) > 64:
+        raise bad(f"not a length: {text[:20]!r}... ({len(text)} characters)",
+                  f'{_UNIT_HINT}, as in "3mm"')
     if _BARE.fullmatch(text):
         raise bad(f"the length {value!r} has no unit", f'{_UNIT_HINT}, as in "{text}mm"')
     match = _LENGTH.fullmatch(text)
@@ -92,6 +97,7 @@ def to_points(value: object, where: str | None = None, line: int | None = None,
         raise bad(f"the length {value!r} is too large", "give an ordinary length")
     if points < 0 and not signed:
         raise bad(f"the length {value!r} is negative", "lengths are 0 or more")
+    limits.length(points, limit, where, line, field, written=text)
     return points + 0.0  # turns -0.0 into 0.0
 
 

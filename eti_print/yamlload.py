@@ -119,11 +119,11 @@ def _scalar(node: ScalarNode) -> Any:
     if value in ("false", "False", "FALSE"):
         return False
     if _INT_RE.match(value):
-        return int(value, 10)
+        return _whole(node, value, 10)
     if _OCT_RE.match(value):
-        return int(value[2:], 8)
+        return _whole(node, value[2:], 8)
     if _HEX_RE.match(value):
-        return int(value[2:], 16)
+        return _whole(node, value[2:], 16)
     if _FLOAT_RE.match(value):
         return float(value)
     if _INF_RE.match(value):
@@ -131,6 +131,17 @@ def _scalar(node: ScalarNode) -> Any:
     if _NAN_RE.match(value):
         return float("nan")
     return value
+
+
+def _whole(node: ScalarNode, digits: str, base: int) -> int:
+    """A whole number within the ``integer`` range of specs/limits.yaml, its digits
+    counted before Python converts them (a 5000-digit number is refused, not parsed)."""
+    from . import limits
+    low, high = limits.bounds("integer")
+    if len(digits.lstrip("+-0").replace("_", "")) > 20 or not low <= int(digits, base) <= high:
+        raise _Located(node, f"the number {digits[:20]}{'...' if len(digits) > 20 else ''} is "
+                             f"out of range (whole numbers are {limits.shown('integer')})")
+    return int(digits, base)
 
 
 def _explicit(node: ScalarNode) -> Any:

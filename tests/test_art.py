@@ -104,7 +104,7 @@ HOSTILE = [
     ("no-namespace", 1, "the root element must be <svg> in the SVG namespace"),
     ("malformed", 3, "not well-formed XML: Opening and ending tag mismatch"),
     ("use-cycle", 2, "<use> reference cycle"),
-    ("use-bomb", 8, "<g> draws more than 100000 elements once <use> is expanded"),
+    ("use-bomb", 7, "<g> draws more than 20000 elements once <use> is expanded"),
     ("deep", 2, "nested more than 64 deep"),
     ("corrupt-png", 3, "<image> embedded PNG image is corrupt"),
     ("huge-png", 3, "<image> embedded PNG is 5000x5000 pixels; the limit is 16777216 pixels"),

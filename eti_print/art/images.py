@@ -18,6 +18,7 @@ from PIL import Image as PILImage
 from PIL import ImageOps
 from reportlab.lib.utils import ImageReader
 
+from .. import limits
 from ..errors import InputError, fail
 
 #: Largest raster image, in pixels (an art file or one embedded in SVG).
@@ -28,10 +29,12 @@ RASTER_FORMATS = {"png": "PNG", "jpg": "JPEG", "jpeg": "JPEG"}
 
 
 def open_image(raw: bytes, want: str, shown: str, line: int | None = None,
-               what: str = "image") -> PILImage.Image:
+               what: str = "image", room: int | None = None) -> PILImage.Image:
     """Decode ``raw`` as a ``want`` ("PNG"/"JPEG") image within the caps, fully loaded.
 
-    ``what`` names the image in messages ("PNG art", "<image> embedded PNG").
+    ``what`` names the image in messages ("PNG art", "<image> embedded PNG");
+    ``room`` is how many pixels the art file may still hold (the ``art_pixels``
+    budget of all its images together), checked from the header too.
     """
     try:
         with warnings.catch_warnings():
@@ -43,6 +46,10 @@ def open_image(raw: bytes, want: str, shown: str, line: int | None = None,
                            f"{MAX_PIXELS} pixels", path=shown, line=line,
                            hint="scale it down (300 pixels per inch at its printed size "
                                 "is plenty)")
+            if room is not None and width * height > room:
+                raise fail(f"{what} is {width}x{height} pixels: the file's images together "
+                           f"pass the limit of {limits.budget('art_pixels')} pixels",
+                           path=shown, line=line, hint="use fewer or smaller images")
             img.load()
             return img
     except InputError:

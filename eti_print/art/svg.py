@@ -20,6 +20,7 @@ from reportlab.graphics.shapes import Drawing
 from reportlab.graphics.shapes import Image as RLImage
 from svglib.fonts import FontMap
 
+from .. import limits
 from ..errors import InputError, fail
 from .gradients import Renderer, check_paints
 from .images import open_image
@@ -29,7 +30,19 @@ MAX_DEPTH = 64
 #: Most elements in one file.
 MAX_ELEMENTS = 20_000
 #: Most elements drawn once every ``<use>`` is expanded.
-MAX_EXPANDED = 100_000
+MAX_EXPANDED = limits.budget("art_elements")
+#: Pixels of all the images embedded in one SVG together.
+MAX_PIXELS = limits.budget("art_pixels")
+#: Largest coordinate or size in an SVG, and the smallest viewBox side.
+MAX_COORDINATE = 1e7
+MIN_VIEW = 1e-3
+#: The attributes holding geometry, vetted as numbers.
+GEOMETRY = {"x", "y", "width", "height", "cx", "cy", "r", "rx", "ry", "x1", "y1", "x2", "y2",
+            "points", "d", "viewbox", "transform", "stroke-width", "font-size", "dx", "dy",
+            "offset", "fx", "fy", "gradienttransform", "patterntransform", "stroke-dasharray",
+            "stroke-dashoffset"}
+_NON_FINITE_RE = re.compile(r"(?i)\b(nan|inf|infinity)\b")
+_SVG_NUMBER_RE = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 #: Longest chain of ``<use>`` pointing at content holding another ``<use>``.
 MAX_USE_NESTING = 8
 
@@ -256,6 +269,7 @@ class _Vetter:
         return root
 
     def check(self, root: etree._Element) -> None:
+        self.pixels = 0
         self.check_size(root)
         ids: dict[str, etree._Element] = {}
         for el in root.iter():
@@ -319,6 +333,8 @@ class _Vetter:
     def check_attribute(self, el: etree._Element, attr: str, value: str) -> None:
         name = _local(attr)
         lowered = name.lower()
+        if lowered in GEOMETRY:
+            self.check_numbers(el, name, value)
         if lowered == "href":
             self.check_href(el, attr, value)
         elif lowered.startswith("on"):
@@ -336,6 +352,26 @@ class _Vetter:
                 self.check_families(el, family)
         elif lowered == "font-family":
             self.check_families(el, value)
+
+    def check_numbers(self, el: etree._Element, name: str, value: str) -> None:
+        """Geometry is finite and of a drawable size: no nan or inf, no number past
+        ``MAX_COORDINATE``, a viewBox between ``MIN_VIEW`` and ``MAX_COORDINATE`` wide."""
+        if _NON_FINITE_RE.search(value):
+            raise self.error(f"{_shown_tag(el)} {name} {value[:40]!r} is not a finite number",
+                             el)
+        numbers = []
+        for m in _SVG_NUMBER_RE.finditer(value):
+            try:
+                numbers.append(float(m.group()))
+            except ValueError:
+                continue
+            if not math.isfinite(numbers[-1]) or abs(numbers[-1]) > MAX_COORDINATE:
+                raise self.error(f"{_shown_tag(el)} {name} has the number {m.group()[:20]}, "
+                                 f"past the limit of {MAX_COORDINATE:g}", el)
+        if name == "viewBox" and len(numbers) == 4 and not (
+                MIN_VIEW <= numbers[2] and MIN_VIEW <= numbers[3]):
+            raise self.error(f"{_shown_tag(el)} viewBox {value[:40]!r} is too small to draw "
+                             f"(width and height at least {MIN_VIEW:g})", el)
 
     def check_href(self, el: etree._Element, attr: str, value: str) -> None:
         tag = _shown_tag(el)
@@ -361,7 +397,9 @@ class _Vetter:
         except (binascii.Error, ValueError):
             raise self.error(f"{tag} {attr} has invalid base64 data", el) from None
         want = "PNG" if kind == "png" else "JPEG"
-        open_image(raw, want, self.shown, el.sourceline, what=f"{tag} embedded {want}")
+        img = open_image(raw, want, self.shown, el.sourceline, what=f"{tag} embedded {want}",
+                         room=MAX_PIXELS - self.pixels)
+        self.pixels += img.size[0] * img.size[1]
         mime = "png" if kind == "png" else "jpeg"
         return f"data:image/{mime};base64,{base64.b64encode(raw).decode('ascii')}"
 

@@ -97,7 +97,8 @@ def _length(ctx: Context, entry: dict[str, Any], index: int, key: str,
         return default
     line, _ = manifest.where(("boards", index, key))
     value = to_points(entry[key], where=manifest.path, line=line,
-                      field=f"boards[{index}].{key}")
+                      field=f"boards[{index}].{key}",
+                      limit="board" if key in ("width", "height") else "length")
     if value < 0 or (key in ("width", "height") and value <= 0):
         raise InputError(manifest.problem(("boards", index, key),
                                           f"{key} must be more than 0" if key in ("width", "height")

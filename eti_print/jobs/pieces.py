@@ -146,7 +146,8 @@ def _length(ctx: Context, entry: dict[str, Any], index: int, key: str, default: 
     field = f"pieces[{index}].{key}"
     value = str(ctx.env.render_string(str(entry[key]), context, where=manifest.path,
                                       line=line, field=field)).strip()
-    points = to_points(value, where=manifest.path, line=line, field=field)
+    points = to_points(value, where=manifest.path, line=line, field=field,
+                       limit="piece" if key in ("width", "height") else "length")
     if not points > 0 and key in ("width", "height") or points < 0:
         raise InputError(manifest.problem(("pieces", index, key), f"{key} must be more than 0"
                                           if key in ("width", "height") else

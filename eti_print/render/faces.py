@@ -18,7 +18,7 @@ from reportlab.lib.colors import Color, HexColor
 from ..colour import readable
 from ..errors import InputError, Problem
 from ..fonts import FontSet
-from ..layout import Box, Layout, default, is_template
+from ..layout import Box, Layout, check_value, default, is_template
 from ..templating import TemplateEnv
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
@@ -110,13 +110,20 @@ class FaceResolver:
         return value
 
     def _length(self, box: Box, prop: str, context: dict[str, Any], default: float = 0.0) -> float:
-        from ..units import to_points
         value = self._plain(box, prop, context, default)
         if isinstance(value, str):
-            return to_points(value, where=box.source, line=box.line_of(prop),
-                             field=f"boxes.{box.name}.{prop}",
-                             signed=prop in ("x", "y", "step", "step_y"))
+            return check_value(box.type, prop, value, box.source, box.line_of(prop),
+                               f"boxes.{box.name}.{prop}")
         return float(value)
+
+    def _checked(self, box: Box, prop: str, context: dict[str, Any], default: Any = None
+                 ) -> Any:
+        """A property's value, a template's output checked against the property's type and
+        limit (values written as they are were checked when the layout loaded)."""
+        if not is_template(box.props.get(prop)):
+            return box.props.get(prop, default)
+        return check_value(box.type, prop, self._plain(box, prop, context), box.source,
+                           box.line_of(prop), f"boxes.{box.name}.{prop}")
 
     def _colour(self, box: Box, prop: str, context: dict[str, Any],
                 default: str | None = None) -> Color | None:
@@ -164,7 +171,7 @@ class FaceResolver:
             return [(context, *self._geometry(box, context))]
         # A repeated box is drawn ``repeat`` times, ``step``/``step_y`` apart;
         # its templates see the repetition's index as ``i`` (0-based).
-        repeat = int(self._plain(box, "repeat", context, 1) or 0)
+        repeat = int(self._checked(box, "repeat", context, 1))
         found = []
         for i in range(max(repeat, 0)):
             here = dict(context, i=i)
@@ -191,7 +198,7 @@ class FaceResolver:
                 self._colour(box, "fill", ctx), self._colour(box, "stroke", ctx),
                 self._length(box, "stroke_width", ctx, _d(box, "stroke_width")),
                 self._length(box, "radius", ctx, _d(box, "radius")),
-                bool(box.props.get("bleed")), _dash(box.props.get("dash"))))
+                bool(box.props.get("bleed")), _dash(self._checked(box, "dash", ctx))))
         if box.type == "ellipse":
             return Op("ellipse", x, y, w, h, (
                 self._colour(box, "fill", ctx), self._colour(box, "stroke", ctx),
@@ -200,7 +207,7 @@ class FaceResolver:
             return Op("line", x, y, w, h, (
                 self._colour(box, "stroke", ctx, _d(box, "stroke")),
                 self._length(box, "stroke_width", ctx, _d(box, "stroke_width")),
-                _dash(box.props.get("dash"))))
+                _dash(self._checked(box, "dash", ctx))))
         if box.type == "art":
             art_id = self._plain(box, "art", ctx)
             field = f"boxes.{box.name}.art"
@@ -213,7 +220,7 @@ class FaceResolver:
                 self.art.tinted(art_id, colour, where=box.source, line=box.line_of("color"),
                                 field=f"boxes.{box.name}.color")
             return Op("art", x, y, w, h, (art_id, colour,
-                                          float(self._plain(box, "rotate", ctx, 0) or 0)))
+                                          float(self._checked(box, "rotate", ctx, 0))))
         return self._text(box, ctx, x, y, w, h)
 
     def _text(self, box: Box, ctx: dict[str, Any], x: float, y: float, w: float, h: float) -> Op:
@@ -226,15 +233,15 @@ class FaceResolver:
         style = TextStyle(
             family=family, size=size,
             min_size=self._length(box, "min_size", ctx, min(size, 6.5)),
-            leading=float(box.props.get("leading", _d(box, "leading"))),
+            leading=float(self._checked(box, "leading", ctx, _d(box, "leading"))),
             color=self._colour(box, "color", ctx, _d(box, "color")) or INK_DARK,
-            align=str(box.props.get("align", _d(box, "align"))),
-            valign=str(box.props.get("valign", _d(box, "valign"))),
+            align=str(self._checked(box, "align", ctx, _d(box, "align"))),
+            valign=str(self._checked(box, "valign", ctx, _d(box, "valign"))),
             icon_color=self._colour(box, "icon_color", ctx),
-            icon_scale=float(box.props.get("icon_scale", _d(box, "icon_scale"))),
+            icon_scale=float(self._checked(box, "icon_scale", ctx, _d(box, "icon_scale"))),
             tracking=self._length(box, "tracking", ctx, _d(box, "tracking")),
             upper=bool(box.props.get("upper", _d(box, "upper"))))
-        rotate = float(self._plain(box, "rotate", ctx, 0) or 0)
+        rotate = float(self._checked(box, "rotate", ctx, 0))
         fw, fh = (h, w) if rotate % 180 == 90 else (w, h)
         fitted = fit_markup(markup, fw, fh, style, self.art, where=box.source,
                             line=box.line_of("text"), field=f"boxes.{box.name}")

@@ -39,6 +39,7 @@ from functools import lru_cache
 
 from lxml import etree
 
+from .. import limits
 from ..errors import fail
 from .runs import _ART_ID_RE, ALLOWED_TAGS, BREAK, Run
 
@@ -205,11 +206,16 @@ def _syntax(exc: etree.XMLSyntaxError, names: Collection[str]) -> MarkupError:
     if code in (E.ERR_DOCUMENT_EMPTY, E.ERR_DOCUMENT_START):
         return MarkupError("the markup holds no element", line=line, kind="start")
     if "Excessive depth" in msg:
-        return MarkupError("markup nests more than 256 elements deep",
+        return MarkupError(f"markup nests more than {MAX_NESTING} elements deep",
                            "flatten the markup", line=line, kind="depth")
     if "amespace" in msg:
         return MarkupError(f"namespaces are not allowed ({msg})", line=line, kind="namespace")
     return MarkupError(f"malformed tag ({msg})", _STRAY_HINT, line=line, kind="syntax")
+
+
+#: How deeply markup may nest (``markup_depth`` of specs/limits.yaml): the builders
+#: that walk it recurse, and Python's stack is not a limit to meet by luck.
+MAX_NESTING = limits.budget("markup_depth")
 
 
 class Tree:
@@ -232,6 +238,10 @@ class Tree:
                 index.append([m.start(), m.end(), single, m.end()])
                 if not single:
                     stack.append(len(index) - 1)
+                    if len(stack) > MAX_NESTING + 1:    # the fragment's root is one more
+                        raise MarkupError(f"markup nests more than {MAX_NESTING} elements "
+                                          "deep", "flatten the markup",
+                                          line=self.line_at(m.start()), kind="depth")
         if len(index) != len(self.elements):   # pragma: no cover - lxml read other tags
             raise MarkupError("the markup's tags cannot be told apart", kind="syntax")
         self._index = {el: rec for el, rec in zip(self.elements, index)}

@@ -113,7 +113,7 @@ def test_a_block_page_keeps_its_margin():
 
 
 @pytest.mark.parametrize("entry, message", [
-    ("    width: 1000mm\n    height: 1in\n", "a piece is larger than the paper less its margins"),
+    ("    width: 299mm\n    height: 1in\n", "a piece is larger than the paper less its margins"),
     ("    width: '{{ nope.x }}mm'\n    height: 1in\n", "'nope' is undefined"),
     ("    width: 0mm\n    height: 1in\n", "width must be more than 0"),
     ("    width: 1in\n    height: 1in\n    count: copies\n    copies: 2\n",

@@ -31,6 +31,10 @@ class Eti(Game):
     def model(self, dataset: Any) -> Any:
         from .boards import load_board_settings
         from .model import build_database
+        from .needs import need_problems
+        problems = need_problems(dataset)
+        if problems:
+            raise InputError(problems)
         return replace(build_database(dataset), board_settings=load_board_settings(dataset.pack))
 
     def rules(self, model: Any, ctx: Any = None) -> list[Problem]:
