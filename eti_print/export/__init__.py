@@ -29,8 +29,17 @@ by pdfium, so a card looks the same in every output and is drawn only once.
     JSON that loads every deck.  Copies share one cell (the deck lists the
     cell's card id once per copy).
 
-Everything is rendered in memory before anything is written; files are
-written atomically; the same input gives the same bytes."""
+Every export also covers the pieces and boards (``pieces``): tokens, standees
+and badges (``pieces:`` in pack.yaml) and whole boards (``boards:``), numbered
+after the decks.  ``export pdf --cmyk`` converts each PDF to DeviceCMYK
+(``cmyk``); ``export png --target tgc|mpc|dtc`` sizes the images for a print
+service (``targets``); every PNG is tagged sRGB.
+
+Exports stream: each image is rasterised, encoded, written and dropped before
+the next, so memory is flat in the number of cards.  The files of one export
+are staged beside their folder and moved into place together after one sync
+(``staging``): a failed export leaves the last good one.  The same input gives
+the same bytes."""
 
 from __future__ import annotations
 

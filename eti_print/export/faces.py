@@ -20,10 +20,12 @@ POD_BLEED = 9.0
 POD_DPI = 300
 
 
-#: zlib level of every exported PNG, chosen by measurement (``bench/bench_export.py``
-#: and the README's table): level 1 makes E.T.I.'s card images 9 % larger than the old
-#: level 6 and encodes them four times as fast.
+#: zlib level and strategy of every exported PNG, chosen by measurement
+#: (``bench/bench_export.py --levels``, the README's table): level 1 with run-length
+#: matching (``Z_RLE``) makes E.T.I.'s card images about 12 % larger than level 6 with
+#: the default strategy, and encodes them in a little over half the time.
 PNG_LEVEL = 1
+PNG_STRATEGY = 3     # zlib's Z_RLE
 
 
 #: JPEG quality of TTS sheets (4:4:4 chroma, so coloured text stays crisp).
@@ -205,10 +207,12 @@ def srgb_profile() -> bytes:
     return bytes(data)
 
 
-def png_bytes(image: Any, dpi: int, level: int = PNG_LEVEL) -> bytes:
+def png_bytes(image: Any, dpi: int, level: int = PNG_LEVEL,
+              strategy: int = PNG_STRATEGY) -> bytes:
     """``image`` as a PNG tagged sRGB (an iCCP chunk) at ``dpi``."""
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", dpi=(dpi, dpi), icc_profile=srgb_profile(), compress_level=level)
+    image.save(buffer, "PNG", dpi=(dpi, dpi), icc_profile=srgb_profile(), compress_level=level,
+               compress_type=strategy)
     return buffer.getvalue()
 
 

@@ -16,6 +16,7 @@ from ..errors import UsageError
 from .faces import (
     JPEG_QUALITY,
     PNG_LEVEL,
+    PNG_STRATEGY,
     POD_DPI,
     ExportCard,
     ExportDeck,
@@ -79,7 +80,8 @@ def _encode(image: Any, fmt: str) -> bytes:
     if fmt == "jpg":
         image.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
     else:
-        image.save(buffer, "PNG", icc_profile=srgb_profile(), compress_level=PNG_LEVEL)
+        image.save(buffer, "PNG", icc_profile=srgb_profile(), compress_level=PNG_LEVEL,
+                   compress_type=PNG_STRATEGY)
     return buffer.getvalue()
 
 
