@@ -110,6 +110,8 @@ def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = 
     objects: list[dict[str, Any]] = []
     next_key = 1
     row = {CARDS: 0, PIECE: 0, BOARD: 0}
+    board_x = 0.0
+    images: dict[tuple, str]
     for deck in decks:
         place = (row[deck.kind], _ROW_Z[deck.kind])
         row[deck.kind] += 1
@@ -120,8 +122,14 @@ def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = 
                 sheets.append(sheet)
             next_key += len(sheets)
             objects.append(_tts_deck(ctx, deck, sheets, url, place))
+        elif deck.kind == BOARD:       # each board on the table, side by side
+            images = {}
+            yield from _piece_images(ctx, deck, fmt, images, progress)
+            for card in deck.cards:
+                objects.append(_tts_piece(ctx, deck, card, images, url, board_x, place[1]))
+                board_x += _units(deck.size[0]) + 2.0
         else:
-            images: dict[tuple, str] = {}
+            images = {}
             yield from _piece_images(ctx, deck, fmt, images, progress)
             objects.append(_tts_pieces(ctx, deck, images, url, place))
     save = {
@@ -235,41 +243,45 @@ def _piece_images(ctx: Any, deck: ExportDeck, fmt: str, names: dict[tuple, str],
             del image
 
 
-def _inches(points: float) -> float:
-    return points / 72.0
+def _scale(points: float) -> float:
+    """TTS sizes a custom tile or board by its image's aspect and its scale; a poker
+    card (2.5 in wide) is scale 1, so a piece's scale is its width in inches / 2.5."""
+    return round(points / 72.0 / 2.5, 4)
+
+
+def _units(points: float) -> float:
+    """Roughly how wide a piece lies on the table, in TTS units (a poker card at scale 1
+    is about 2.2 units wide)."""
+    return _scale(points) * 2.2
+
+
+def _tts_piece(ctx: Any, deck: ExportDeck, card: ExportCard, names: dict[tuple, str],
+               url: Callable[[str], str], x: float, z: float) -> dict[str, Any]:
+    """One token, standee or badge as a stackable custom tile, or one board as a custom
+    board, at its printed size relative to the cards."""
+    scale = _scale(deck.size[0])
+    image = {"ImageURL": url(names[card.front.key]), "ImageSecondaryURL": "",
+             "ImageScalar": 1.0, "WidthScale": 0.0}
+    if deck.kind != BOARD:
+        image["CustomTile"] = {"Type": 0, "Thickness": 0.1, "Stackable": True, "Stretch": True}
+    return {"GUID": _guid(ctx.slug, deck.id, card.number),
+            "Name": "Custom_Board" if deck.kind == BOARD else "Custom_Tile",
+            "Transform": {**_transform(x), "posZ": z, "rotZ": 0.0, "scaleX": scale,
+                          "scaleZ": scale},
+            "Nickname": card.label, "Description": "", "Locked": False, "Grid": True,
+            "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "CustomImage": image}
 
 
 def _tts_pieces(ctx: Any, deck: ExportDeck, names: dict[tuple, str],
                 url: Callable[[str], str], place: tuple[int, float]) -> dict[str, Any]:
-    """Tokens, standees and badges as stackable custom tiles (in a bag when there are
-    several), boards as custom boards, each at its printed size relative to the cards."""
-    # TTS sizes a custom tile or board by its image's aspect and its scale; a poker
-    # card (2.5 in wide) is scale 1, so scale = width in inches / 2.5
-    scale = round(_inches(deck.size[0]) / 2.5, 4)
-    width = _inches(deck.size[0]) / 2.5 * 2.2
-    x = place[0] * max(3.0, width + 1.0) if deck.kind == BOARD else 3.0 * place[0]
-    transform = {**_transform(x), "posZ": place[1], "rotY": 180.0, "rotZ": 0.0,
-                 "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
-
-    def piece(card: ExportCard) -> dict[str, Any]:
-        image = {"ImageURL": url(names[card.front.key]), "ImageSecondaryURL": "",
-                 "ImageScalar": 1.0, "WidthScale": 0.0}
-        obj = {"GUID": _guid(ctx.slug, deck.id, card.number),
-               "Name": "Custom_Board" if deck.kind == BOARD else "Custom_Tile",
-               "Transform": transform, "Nickname": card.label, "Description": "",
-               "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
-               "Sticky": True, "Tooltip": True, "CustomImage": image}
-        if deck.kind != BOARD:
-            image["CustomTile"] = {"Type": 0, "Thickness": 0.1, "Stackable": True,
-                                   "Stretch": True}
-        return obj
-
-    if len(deck.cards) == 1 or deck.kind == BOARD and len(deck.cards) == 1:
-        return piece(deck.cards[0])
-    contained = [piece(card) for card in deck.cards]
+    """A kind of piece: one tile, or a bag holding every copy."""
+    x = 3.0 * place[0]
+    if len(deck.cards) == 1:
+        return _tts_piece(ctx, deck, deck.cards[0], names, url, x, place[1])
+    contained = [_tts_piece(ctx, deck, card, names, url, x, place[1]) for card in deck.cards]
     return {"GUID": _guid(ctx.slug, deck.id), "Name": "Bag",
-            "Transform": {**_transform(3.0 * place[0]), "posZ": place[1], "rotY": 0.0,
-                          "rotZ": 0.0},
+            "Transform": {**_transform(x), "posZ": place[1], "rotY": 0.0, "rotZ": 0.0},
             "Nickname": deck.title, "Description": f"{len(contained)} pieces",
             "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
             "Tooltip": True, "ContainedObjects": contained}

@@ -103,10 +103,11 @@ def test_tts_save_is_one_table_with_tiles_tokens_and_boards(tts_save):
     badge = by_name["ISSA badge"]
     assert badge["Name"] == "Custom_Tile"
     assert badge["CustomImage"]["CustomTile"]["Type"] == 0
-    boards = by_name["Company boards"]
-    assert {o["Name"] for o in boards["ContainedObjects"]} == {"Custom_Board"}
-    assert len(boards["ContainedObjects"]) == 6
-    assert by_name["Alien gameboard"]["Name"] == "Custom_Board"
+    boards = [o for o in objects if o["Name"] == "Custom_Board"]
+    assert [o["Nickname"] for o in boards][-1] == "Alien gameboard"
+    assert len(boards) == 7 and all(b["Nickname"].endswith("gameboard") for b in boards)
+    xs = [b["Transform"]["posX"] for b in boards]
+    assert all(b - a > 15 for a, b in zip(xs, xs[1:]))      # side by side, apart
     guids = []
     for obj in objects:
         for inner in [obj, *obj.get("ContainedObjects", [])]:
