@@ -79,6 +79,7 @@ class StagedExport:
     def __enter__(self) -> StagedExport:
         return self
 
-    def __exit__(self, kind: object, *_: object) -> None:
-        if kind is not None:
+    def __exit__(self, *_: object) -> None:
+        """Whatever was not committed (an exception, or no ``commit``) is discarded."""
+        if self.stage.exists():
             shutil.rmtree(self.stage, ignore_errors=True)
