@@ -155,7 +155,7 @@ def _cmd_export(args: argparse.Namespace) -> int:
     default = "csv" if args.kind == "data" else "jpg"
     return _report(args, lambda progress: export(
         args.kind, args.pack, Path(args.out), fmt=args.format or default,
-        base_url=args.base_url, progress=progress))
+        base_url=args.base_url, progress=progress, cmyk=args.cmyk, target=args.target))
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
@@ -351,6 +351,13 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--base-url", default=None, metavar="URL",
                    help="tts only: where the images will be uploaded; the saved object's "
                         "image URLs become URL/<file> (default: file:/// paths on this computer)")
+    p.add_argument("--cmyk", action="store_true",
+                   help="pdf only: DeviceCMYK through the bundled FOGRA39 profile, total ink "
+                        "at most 260 %%, with an output intent (for print services)")
+    p.add_argument("--target", choices=("tgc", "mpc", "dtc"), default=None,
+                   help="png only: image sizes of a print service's templates: The Game "
+                        "Crafter, MakePlayingCards or DriveThruCards (default: 1/8 in bleed "
+                        "at 300 dpi)")
     p.set_defaults(handler=_cmd_export)
 
     p = sub.add_parser("import", help="write a spreadsheet's rows back into a YAML data file")

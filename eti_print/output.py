@@ -62,7 +62,7 @@ def prepare_dir(out_dir: Path) -> Path:
     return out_dir.resolve()
 
 
-def _write_failure(exc: OSError, target: Path) -> Exception:
+def write_failure(exc: OSError, target: Path) -> Exception:
     """An ``OSError`` of writing ``target`` as a problem naming it."""
     hint = "the previous output is left as it was"
     if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT):
@@ -79,7 +79,7 @@ def atomic_path(target: Path) -> Iterator[Path]:
     On any exception the temporary file is removed and ``target`` is untouched.
     A symlink at ``target`` is replaced by the new file, never written through.
     """
-    _refuse_in_the_way(target)
+    refuse_in_the_way(target)
     tmp: Path | None = None
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
@@ -94,7 +94,7 @@ def atomic_path(target: Path) -> Iterator[Path]:
         os.replace(tmp, target)
     except OSError as exc:
         _remove(tmp)
-        raise _write_failure(exc, target) from None
+        raise write_failure(exc, target) from None
     except BaseException:
         _remove(tmp)
         raise
@@ -109,7 +109,7 @@ def _remove(path: Path | None) -> None:
         pass
 
 
-def _refuse_in_the_way(target: Path) -> None:
+def refuse_in_the_way(target: Path) -> None:
     """A folder (or a FIFO, a device) where an output file goes is a problem naming it."""
     try:
         info = os.lstat(target)
@@ -155,7 +155,7 @@ class Stage:
         """Stage ``data`` as ``name`` (relative to the output folder; the last file
         staged is the last moved into place: the manifest)."""
         target = self.target(name)
-        _refuse_in_the_way(target)
+        refuse_in_the_way(target)
         staged = self.folder.joinpath(*PurePosixPath(name).parts)
         try:
             staged.parent.mkdir(parents=True, exist_ok=True)
@@ -165,7 +165,7 @@ class Stage:
                 os.fsync(handle.fileno())
             os.chmod(staged, 0o644)
         except OSError as exc:
-            raise _write_failure(exc, target) from None
+            raise write_failure(exc, target) from None
         if name in self.names:
             self.names.remove(name)
         self.names.append(name)
@@ -175,15 +175,15 @@ class Stage:
         """Move every staged file into place, in the order staged, under the lock."""
         targets = [self.target(name) for name in self.names]
         for target in targets:
-            _refuse_in_the_way(target)
+            refuse_in_the_way(target)
         with _locked(self.out):
             for name, target in zip(self.names, targets):
                 try:
-                    _refuse_in_the_way(target)
+                    refuse_in_the_way(target)
                     target.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(self.folder.joinpath(*PurePosixPath(name).parts), target)
                 except OSError as exc:
-                    raise _write_failure(exc, target) from None
+                    raise write_failure(exc, target) from None
             _sync_dir(self.out)
         return targets
 

@@ -36,6 +36,9 @@ from conftest import edit, line_of
 DECK_COUNTS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "endgame": 10,
                "player-aids": 7}
 DECK_ORDER = list(DECK_COUNTS)
+#: The pieces and boards after the decks: pieces in pack.yaml order, then boards.
+PIECE_COUNTS = {"green-tokens": 90, "red-tokens": 15, "company-logos": 12, "issa-badge": 1,
+                "company": 6, "alien": 1}
 NAME = re.compile(r"^eti-(\d\d)-([a-z-]+?)-(\d{3})-(front|back)\.png$")
 
 
@@ -79,8 +82,13 @@ def test_decks_resolve_in_pack_order_with_every_copy(decks):
 # -- PNG for print on demand ---------------------------------------------------------
 
 
+def _card_pngs(png_dir: Path) -> list[Path]:
+    return [p for p in sorted(png_dir.glob("*.png"))
+            if NAME.match(p.name) and NAME.match(p.name)[2] in DECK_COUNTS]
+
+
 def test_png_every_card_side_at_exact_size_rgb_300dpi(png_dir):
-    files = sorted(png_dir.glob("*.png"))
+    files = _card_pngs(png_dir)
     assert len(files) == 2 * sum(DECK_COUNTS.values())
     for path in files:
         with Image.open(path) as image:
@@ -96,14 +104,15 @@ def test_png_names_sort_in_deck_then_card_order(png_dir):
     order = [(int(m[1]), int(m[3]), m[4]) for m in parsed]
     assert order == sorted(order)
     decks = [m[2] for m in parsed]
-    assert list(dict.fromkeys(decks)) == DECK_ORDER
+    assert list(dict.fromkeys(decks)) == DECK_ORDER + list(PIECE_COUNTS)
     for number, deck in enumerate(DECK_ORDER, start=1):
         cards = sorted({int(m[3]) for m in parsed if m[2] == deck and int(m[1]) == number})
         assert cards == list(range(1, DECK_COUNTS[deck] + 1))
 
 
 def test_png_copies_are_identical_and_indexed(png_dir):
-    rows = list(csv.DictReader((png_dir / "index.csv").open(encoding="utf-8")))
+    rows = [r for r in csv.DictReader((png_dir / "index.csv").open(encoding="utf-8"))
+            if r["deck"] in DECK_COUNTS]
     assert len(rows) == 2 * sum(DECK_COUNTS.values())
     for row in rows:
         assert hashlib.sha256((png_dir / row["file"]).read_bytes()).hexdigest() == row["sha256"]
@@ -126,18 +135,21 @@ def test_png_bleed_is_artwork_not_white(png_dir):
 
 def test_png_rendering_is_deterministic(ctx, decks):
     endgame = [d for d in decks if d.id == "endgame"]
-    first = pod_pngs(ctx, endgame)
-    second = pod_pngs(ctx, endgame)
+    first = list(pod_pngs(ctx, endgame))
+    second = list(pod_pngs(ctx, endgame))
     assert [(f.name, f.data) for f in first] == [(f.name, f.data) for f in second]
 
 
 def test_stale_pngs_of_the_pack_are_removed(tmp_path, ctx, decks):
-    from eti_print.export import _write
+    from eti_print.export.staging import StagedExport
     (tmp_path / "png").mkdir()
     (tmp_path / "png" / "eti-09-gone-001-front.png").write_bytes(b"old")
     (tmp_path / "png" / "my-notes.png").write_bytes(b"keep")
     endgame = [d for d in decks if d.id == "endgame"]
-    _write(tmp_path, "png", "eti", pod_pngs(ctx, endgame))
+    with StagedExport(tmp_path, "png", "eti") as staged:
+        for f in pod_pngs(ctx, endgame):
+            staged.add(f.name[4:], f.data)
+        staged.commit()
     assert not (tmp_path / "png" / "eti-09-gone-001-front.png").exists()
     assert (tmp_path / "png" / "my-notes.png").read_bytes() == b"keep"
     assert (tmp_path / "png" / "eti-05-endgame-010-back.png").exists()
@@ -150,7 +162,8 @@ def test_pdf_export_one_page_per_card_side_with_trim_and_bleed_boxes(tmp_path):
     from pypdf import PdfReader
     export("pdf", None, tmp_path)
     files = sorted(p.name for p in (tmp_path / "pdf").glob("*.pdf"))
-    assert files == [f"eti-{i:02d}-{d}.pdf" for i, d in enumerate(DECK_ORDER, start=1)]
+    assert files == [f"eti-{i:02d}-{d}.pdf"
+                     for i, d in enumerate(DECK_ORDER + list(PIECE_COUNTS), start=1)]
     reader = PdfReader(tmp_path / "pdf" / "eti-01-research.pdf")
     assert len(reader.pages) == 180
     for page in reader.pages[:4]:
@@ -188,7 +201,7 @@ def test_tts_grid_limits():
 
 def test_tts_saved_object_imports_every_deck_with_existing_images(tts_out):
     save = json.loads((tts_out / "tts" / "eti-tts.json").read_text(encoding="utf-8"))
-    objects = save["ObjectStates"]
+    objects = save["ObjectStates"][:len(DECK_ORDER)]
     assert [o["Nickname"] for o in objects] == ["Research cards", "Project cards", "Event cards",
                                                "Agenda cards", "Endgame cards", "Player aids"]
     for obj, deck in zip(objects, DECK_ORDER):
@@ -245,7 +258,7 @@ def test_tts_export_is_deterministic(tmp_path, tts_out):
 
 
 def test_tts_base_url(ctx, decks, tmp_path):
-    files = tts_export(ctx, decks[2:3], tmp_path, base_url="https://example.org/eti/")
+    files = list(tts_export(ctx, decks[2:3], tmp_path, base_url="https://example.org/eti/"))
     save = json.loads(next(f for f in files if f.name.endswith(".json")).data)
     custom = save["ObjectStates"][0]["CustomDeck"]["1"]
     assert custom["FaceURL"] == "https://example.org/eti/eti-03-events-faces-1.jpg"
@@ -265,7 +278,7 @@ def test_tts_more_than_69_distinct_cards_use_several_sheets(ctx, decks, tmp_path
 
     cards = tuple(ExportCard(i + 1, f"card {i}", face(i), base) for i in range(75))
     big = ExportDeck(1, "big", "Big deck", "eti-01-big", (180.0, 252.0), cards)
-    files = tts_export(ctx, [big], tmp_path, fmt="png")
+    files = list(tts_export(ctx, [big], tmp_path, fmt="png"))
     names = sorted(f.name for f in files)
     assert "tts/eti-01-big-faces-1.png" in names and "tts/eti-01-big-faces-2.png" in names
     save = json.loads(next(f for f in files if f.name.endswith(".json")).data)
@@ -287,7 +300,7 @@ def test_cli_export_reports_progress_and_quiet_is_silent(tmp_path, capsys):
     assert main(["export", "pdf", "--out", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert "rendering pdf/eti-01-research.pdf" in captured.err
-    assert "wrote 6 files" in captured.out
+    assert "wrote 12 files" in captured.out
     assert main(["export", "pdf", "--out", str(tmp_path), "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""

@@ -29,13 +29,21 @@ by pdfium, so a card looks the same in every output and is drawn only once.
     JSON that loads every deck.  Copies share one cell (the deck lists the
     cell's card id once per copy).
 
-Everything is rendered in memory before anything is written; files are
-written atomically; the same input gives the same bytes."""
+Every export also covers the pieces and boards (``pieces``): tokens, standees
+and badges (``pieces:`` in pack.yaml) and whole boards (``boards:``), numbered
+after the decks.  ``export pdf --cmyk`` converts each PDF to DeviceCMYK
+(``cmyk``); ``export png --target tgc|mpc|dtc`` sizes the images for a print
+service (``targets``); every PNG is tagged sRGB.
+
+Exports stream: each image is rasterised, encoded, written and dropped before
+the next, so memory is flat in the number of cards.  The files of one export
+are staged beside their folder and moved into place together after one sync
+(``staging``): a failed export leaves the last good one.  The same input gives
+the same bytes."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
 from ..context import Progress
@@ -71,57 +79,53 @@ __all__ = ["JPEG_QUALITY", "POD_BLEED", "POD_DPI", "TTS_COLS", "TTS_MAX_CARDS", 
            "export", "export_decks", "faces_pdf", "pixels", "pod_pdfs", "pod_pngs", "rasterise",
            "tts_export", "tts_grid", "tts_scale"]
 
-_STALE = {"png": re.compile(r"\.png$"), "pdf": re.compile(r"\.pdf$"),
-          "tts": re.compile(r"\.(jpg|png|json)$")}
-
-
-def _write(out_dir: Path, folder: str, slug: str, files: Sequence[ExportFile]) -> list[Path]:
-    """Write ``files`` atomically; remove this pack's files the export no longer makes."""
-    out = prepare_dir(out_dir)
-    target_dir = out / folder
-    if target_dir.is_symlink():
-        raise UsageError(f"{target_dir} is a symbolic link; refusing to write through it")
-    written = write_set(out, [(f.name, f.data) for f in files])   # staged: whole or none
-    names = {p.name for p in written}
-    pattern = re.compile(rf"^{re.escape(slug)}-\d\d-")
-    for old in sorted(target_dir.iterdir()):
-        if (old.is_file() and old.name not in names and pattern.match(old.name)
-                and _STALE[folder].search(old.name)):
-            old.unlink()
-    return written
-
-
 def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
-           base_url: str | None = None, progress: Progress = None) -> str:
+           base_url: str | None = None, progress: Progress = None, cmyk: bool = False,
+           target: str | None = None) -> str:
     """Run ``export pdf|png|tts``; return a short report."""
     import time
 
     from ..options import PrintOptions
     from ..output import source_date_epoch
     from ..pipeline import load_checked
+    from .pieces import piece_decks
+    from .staging import StagedExport
+    from .targets import target as find_target
+    if cmyk and kind != "pdf":
+        raise UsageError("--cmyk applies to 'export pdf' only")
+    if target is not None and kind != "png":
+        raise UsageError("--target applies to 'export png' only")
     if kind == "data":
         return _export_data(pack_arg, out_dir, fmt)
     if kind not in ("pdf", "png", "tts"):
         raise UsageError(f"unknown export {kind!r}; exports are data, pdf, png and tts")
     if base_url is not None and not re.match(r"^(https?|file)://\S+$", base_url):
         raise UsageError(f"--base-url must be an http(s):// or file:// URL (got {base_url!r})")
+    service = find_target(target)
     started = time.perf_counter()
     source_date_epoch()
     ctx = load_checked(pack_arg, PrintOptions())
-    decks = export_decks(ctx)
+    decks = export_decks(ctx, service.bleed)
     if not decks:
         raise InputError(Problem("the pack has no decks to export", "pack.yaml"))
+    decks += piece_decks(ctx, len(ctx.dataset.config.get("decks") or []) + 1, service.bleed)
     if kind == "pdf":
-        files = pod_pdfs(ctx, decks, progress)
+        files = pod_pdfs(ctx, decks, progress, cmyk=cmyk)
     elif kind == "png":
-        files = pod_pngs(ctx, decks, progress=progress)
+        files = pod_pngs(ctx, decks, progress=progress, target=service)
     else:
         files = tts_export(ctx, decks, out_dir, fmt=fmt, base_url=base_url, progress=progress)
-    written = _write(out_dir, kind, ctx.slug, files)
-    cards = sum(len(d.cards) for d in decks)
-    return (f"wrote {len(written)} files ({cards} cards in {len(decks)} decks) to "
+    # each file is written as soon as it is made, then dropped: memory stays flat
+    with StagedExport(out_dir, kind, ctx.slug) as staged:
+        for f in files:
+            staged.add(f.name[len(kind) + 1:], f.data)
+            del f
+        written = staged.commit()
+    cards = sum(len(d.cards) for d in decks if d.kind == "cards")
+    pieces = sum(len(d.cards) for d in decks if d.kind != "cards")
+    return (f"wrote {len(written)} files ({cards} cards in "
+            f"{sum(d.kind == 'cards' for d in decks)} decks, {pieces} pieces and boards) to "
             f"{out_dir / kind} in {time.perf_counter() - started:.2f} s")
-
 
 
 def _export_data(pack_arg: str | None, out_dir: Path, fmt: str) -> str:

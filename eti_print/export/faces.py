@@ -5,14 +5,12 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from ..errors import InputError, Problem
-
-#: Print-on-demand bleed: 1/8 in on every side, in points.
-
 
 #: Print-on-demand bleed: 1/8 in on every side, in points.
 POD_BLEED = 9.0
@@ -20,6 +18,14 @@ POD_BLEED = 9.0
 
 #: Print-on-demand resolution.
 POD_DPI = 300
+
+
+#: zlib level and strategy of every exported PNG, chosen by measurement
+#: (``bench/bench_export.py --levels``, the README's table): level 1 with run-length
+#: matching (``Z_RLE``) makes E.T.I.'s card images about 12 % larger than level 6 with
+#: the default strategy, and encodes them in a little over half the time.
+PNG_LEVEL = 1
+PNG_STRATEGY = 3     # zlib's Z_RLE
 
 
 #: JPEG quality of TTS sheets (4:4:4 chroma, so coloured text stays crisp).
@@ -49,6 +55,10 @@ class ExportDeck:
     cards: tuple[ExportCard, ...]
     #: No back layout: PDF and PNG exports have fronts only (TTS gets a blank back).
     one_sided: bool = False
+    #: The faces' bleed, in points (the page margin of the deck's PDF).
+    bleed: float = POD_BLEED
+    #: ``cards``, ``piece`` (tokens, standees, badges) or ``board`` (``export.pieces``).
+    kind: str = "cards"
 
     @property
     def digits(self) -> int:
@@ -97,7 +107,7 @@ def export_decks(ctx: Any, bleed: float = POD_BLEED) -> list[ExportDeck]:
                       in enumerate(zip(resolved.cards, labels), start=1))
         decks.append(ExportDeck(index + 1, deck["id"], deck["title"],
                                 f"{ctx.slug}-{index + 1:02d}-{deck['id']}", size, cards,
-                                resolved.one_sided))
+                                resolved.one_sided, bleed))
     if problems:
         raise InputError(sorted(set(problems), key=Problem.sort_key))
     return decks
@@ -150,30 +160,59 @@ def rasterise(pdf: bytes, pages: Sequence[int], scale: float,
               on_page: Callable[[], None] | None = None) -> dict[int, Any]:
     """PIL RGB images of ``pages`` (0-based) at ``scale`` pixels per point;
     ``on_page()`` after each (a progress bar)."""
-    import pypdfium2 as pdfium
     images = {}
+    for index, image in rasterise_each(pdf, pages, scale):
+        images[index] = image
+        if on_page is not None:
+            on_page()
+    return images
+
+
+def rasterise_each(pdf: bytes, pages: Iterable[int], scale: float
+                   ) -> Iterator[tuple[int, Any]]:
+    """``(index, image)`` for each of ``pages`` in turn, one bitmap alive at a time
+    (a streaming export drops each image before asking for the next)."""
+    import pypdfium2 as pdfium
     doc = pdfium.PdfDocument(pdf)
     try:
         for index in pages:
             page = doc[index]
             try:
-                bitmap = page.render(scale=scale * (1 - _EPS))
+                bitmap = page.render(scale=scale * (1 - _EPS), rev_byteorder=True)
                 image = bitmap.to_pil()
                 if image.mode != "RGB":
                     image = image.convert("RGB")
-                images[index] = image
+                del bitmap
             finally:
                 page.close()
-            if on_page is not None:
-                on_page()
+            yield index, image
+            del image
     finally:
         doc.close()
-    return images
 
 
-def _png(image: Any, dpi: int) -> bytes:
+@lru_cache(maxsize=1)
+def srgb_profile() -> bytes:
+    """littleCMS's sRGB profile, its creation date fixed (``SOURCE_DATE_EPOCH``) so
+    that every PNG of an export is byte-reproducible."""
+    import datetime
+
+    from PIL import ImageCms
+
+    from ..output import source_date_epoch
+    data = bytearray(ImageCms.ImageCmsProfile(ImageCms.createProfile("sRGB")).tobytes())
+    when = datetime.datetime.fromtimestamp(source_date_epoch(), datetime.timezone.utc)
+    data[24:36] = b"".join(v.to_bytes(2, "big") for v in (
+        when.year, when.month, when.day, when.hour, when.minute, when.second))
+    return bytes(data)
+
+
+def png_bytes(image: Any, dpi: int, level: int = PNG_LEVEL,
+              strategy: int = PNG_STRATEGY) -> bytes:
+    """``image`` as a PNG tagged sRGB (an iCCP chunk) at ``dpi``."""
     buffer = io.BytesIO()
-    image.save(buffer, "PNG", dpi=(dpi, dpi))
+    image.save(buffer, "PNG", dpi=(dpi, dpi), icc_profile=srgb_profile(), compress_level=level,
+               compress_type=strategy)
     return buffer.getvalue()
 
 

@@ -6,7 +6,7 @@ import hashlib
 import io
 import json
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -15,16 +15,18 @@ from ..context import Progress
 from ..errors import UsageError
 from .faces import (
     JPEG_QUALITY,
+    PNG_LEVEL,
+    PNG_STRATEGY,
     POD_DPI,
+    ExportCard,
     ExportDeck,
     ExportFile,
     faces_pdf,
     pixels,
-    rasterise,
+    rasterise_each,
+    srgb_profile,
 )
-
-#: Print-on-demand bleed: 1/8 in on every side, in points.
-
+from .pieces import BOARD, CARDS, PIECE
 
 #: Tabletop Simulator deck sheets: at most this many columns and rows ...
 TTS_COLS = 10
@@ -78,7 +80,8 @@ def _encode(image: Any, fmt: str) -> bytes:
     if fmt == "jpg":
         image.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
     else:
-        image.save(buffer, "PNG")
+        image.save(buffer, "PNG", icc_profile=srgb_profile(), compress_level=PNG_LEVEL,
+                   compress_type=PNG_STRATEGY)
     return buffer.getvalue()
 
 
@@ -92,9 +95,9 @@ def _transform(x: float) -> dict[str, float]:
 
 
 def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = "jpg",
-               base_url: str | None = None, progress: Progress = None) -> list[ExportFile]:
-    """Deck sheets, back images, the saved-object JSON and a note, for Tabletop Simulator."""
-    from PIL import Image
+               base_url: str | None = None, progress: Progress = None) -> Iterator[ExportFile]:
+    """Deck sheets, back images, piece and board images, the saved-object JSON and a
+    note, for Tabletop Simulator; streamed, one sheet's bitmap alive at a time."""
     if fmt not in ("jpg", "png"):
         raise UsageError(f"TTS image format must be jpg or png (got {fmt!r})")
     folder = out_dir / "tts"
@@ -104,68 +107,31 @@ def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = 
             return base_url.rstrip("/") + "/" + name
         return (folder / name).resolve().as_uri()
 
-    files: list[ExportFile] = []
-    objects = []
+    objects: list[dict[str, Any]] = []
     next_key = 1
-    for position, deck in enumerate(decks):
-        units: list[tuple[tuple, tuple]] = []
-        unit_faces: dict[tuple[tuple, tuple], tuple[Any, Any]] = {}
-        for card in deck.cards:
-            pair = (card.front.key, card.back.key)
-            if pair not in unit_faces:
-                unit_faces[pair] = (card.front, card.back)
-                units.append(pair)
-        unique_back = len({back for _, back in units}) > 1
-        # one trim-size page per distinct front, then per distinct back
-        fronts = [unit_faces[u][0] for u in units]
-        backs = [unit_faces[u][1] for u in units]
-        pdf = faces_pdf(fronts + backs, ctx.art, ctx.fonts["body"].regular,
-                        f"{ctx.title} - {deck.title}", 0.0)
-        sheets: list[TTSSheet] = []
-        for start in range(0, len(units), TTS_MAX_CARDS):
-            chunk = units[start:start + TTS_MAX_CARDS]
-            number = start // TTS_MAX_CARDS + 1
-            cols, rows = tts_grid(len(chunk))
-            # as fine as the sheet allows: a small deck gets sharper cells
-            scale = tts_scale(deck.size, cols, rows)
-            cell = (pixels(deck.size[0], scale), pixels(deck.size[1], scale))
-            pages = [start + i for i in range(len(chunk))] + [len(units)]   # + hidden card
-            if unique_back:
-                pages += [len(units) + start + i for i in range(len(chunk))]
-            images = rasterise(pdf, sorted(set(pages)), scale)
-            for image in images.values():
-                if image.size != cell:
-                    raise RuntimeError(f"{deck.stem}: TTS cell rasterised at {image.size}, "
-                                       f"expected {cell}")
-            hidden = images[len(units)]          # the first card's back
-            size = (cols * cell[0], rows * cell[1])
-            assert max(size) <= TTS_MAX_PX, size
-
-            def sheet(offset: int) -> Any:
-                image = Image.new("RGB", size, (255, 255, 255))
-                for i in range(len(chunk)):
-                    image.paste(images[offset + start + i],
-                                ((i % cols) * cell[0], (i // cols) * cell[1]))
-                last = cols * rows - 1
-                image.paste(hidden, ((last % cols) * cell[0], (last // cols) * cell[1]))
-                return image
-
-            face_name = f"{deck.stem}-faces-{number}.{fmt}"
-            if progress:
-                progress(f"rendering tts/{face_name} ({len(chunk)} distinct cards, "
-                         f"{cols} x {rows}, {size[0]} x {size[1]} px)")
-            files.append(ExportFile(f"tts/{face_name}", _encode(sheet(0), fmt)))
-            if unique_back:
-                back_name = f"{deck.stem}-backs-{number}.{fmt}"
-                files.append(ExportFile(f"tts/{back_name}", _encode(sheet(len(units)), fmt)))
-            else:
-                back_name = f"{deck.stem}-back.{fmt}"
-                if number == 1:
-                    files.append(ExportFile(f"tts/{back_name}", _encode(hidden, fmt)))
-            sheets.append(TTSSheet(next_key, face_name, back_name, unique_back, cols, rows,
-                                   tuple(chunk)))
-            next_key += 1
-        objects.append(_tts_deck(ctx, deck, sheets, url, position))
+    row = {CARDS: 0, PIECE: 0, BOARD: 0}
+    board_x = 0.0
+    images: dict[tuple, str]
+    for deck in decks:
+        place = (row[deck.kind], _ROW_Z[deck.kind])
+        row[deck.kind] += 1
+        if deck.kind == CARDS:
+            sheets: list[TTSSheet] = []
+            for sheet, files in _deck_sheets(ctx, deck, fmt, next_key, progress):
+                yield from files
+                sheets.append(sheet)
+            next_key += len(sheets)
+            objects.append(_tts_deck(ctx, deck, sheets, url, place))
+        elif deck.kind == BOARD:       # each board on the table, side by side
+            images = {}
+            yield from _piece_images(ctx, deck, fmt, images, progress)
+            for card in deck.cards:
+                objects.append(_tts_piece(ctx, deck, card, images, url, board_x, place[1]))
+                board_x += _units(deck.size[0]) + 2.0
+        else:
+            images = {}
+            yield from _piece_images(ctx, deck, fmt, images, progress)
+            objects.append(_tts_pieces(ctx, deck, images, url, place))
     save = {
         "SaveName": f"{ctx.title} (eti-print)",
         "GameMode": "",
@@ -181,11 +147,144 @@ def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = 
         "TabStates": {},
         "VersionNumber": "",
     }
-    files.append(ExportFile(f"tts/{ctx.slug}-tts.json",
-                            (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode()))
-    files.append(ExportFile("tts/README.txt",
-                            _tts_readme(ctx, decks, objects, base_url).encode()))
-    return files
+    yield ExportFile(f"tts/{ctx.slug}-tts.json",
+                     (json.dumps(save, indent=2, ensure_ascii=False) + "\n").encode())
+    yield ExportFile("tts/README.txt", _tts_readme(ctx, decks, objects, base_url).encode())
+
+
+#: Where each kind of object lies on the table: decks in a row, pieces in front of
+#: them, boards behind (TTS units, z towards the far side).
+_ROW_Z = {CARDS: 0.0, PIECE: -8.0, BOARD: 14.0}
+
+
+def _deck_sheets(ctx: Any, deck: ExportDeck, fmt: str, first_key: int,
+                 progress: Progress) -> Iterator[tuple[TTSSheet, list[ExportFile]]]:
+    """Each face sheet of ``deck`` (and its back sheet or back image), one at a time."""
+    from PIL import Image
+    units: list[tuple[tuple, tuple]] = []
+    unit_faces: dict[tuple[tuple, tuple], tuple[Any, Any]] = {}
+    for card in deck.cards:
+        pair = (card.front.key, card.back.key)
+        if pair not in unit_faces:
+            unit_faces[pair] = (card.front, card.back)
+            units.append(pair)
+    unique_back = len({back for _, back in units}) > 1
+    hidden_face = unit_faces[units[0]][1]          # the first card's back
+    for start in range(0, len(units), TTS_MAX_CARDS):
+        chunk = units[start:start + TTS_MAX_CARDS]
+        number = start // TTS_MAX_CARDS + 1
+        cols, rows = tts_grid(len(chunk))
+        # as fine as the sheet allows: a small deck gets sharper cells
+        scale = tts_scale(deck.size, cols, rows)
+        cell = (pixels(deck.size[0], scale), pixels(deck.size[1], scale))
+        size = (cols * cell[0], rows * cell[1])
+        assert max(size) <= TTS_MAX_PX, size
+        last = cols * rows - 1
+        hidden_at = ((last % cols) * cell[0], (last // cols) * cell[1])
+
+        def sheet(faces: list[Any]) -> bytes:
+            """The sheet of ``faces`` plus the hidden card, each cell pasted as soon as
+            it is rasterised (one cell bitmap and the sheet alive at a time)."""
+            image = Image.new("RGB", size, (255, 255, 255))
+            pdf = faces_pdf(faces + [hidden_face], ctx.art, ctx.fonts["body"].regular,
+                            f"{ctx.title} - {deck.title}", 0.0)
+            for i, cell_image in rasterise_each(pdf, range(len(faces) + 1), scale):
+                if cell_image.size != cell:
+                    raise RuntimeError(f"{deck.stem}: TTS cell rasterised at "
+                                       f"{cell_image.size}, expected {cell}")
+                at = hidden_at if i == len(faces) else ((i % cols) * cell[0],
+                                                        (i // cols) * cell[1])
+                image.paste(cell_image, at)
+                del cell_image
+            del pdf
+            data = _encode(image, fmt)
+            del image
+            return data
+
+        face_name = f"{deck.stem}-faces-{number}.{fmt}"
+        if progress:
+            progress(f"rendering tts/{face_name} ({len(chunk)} distinct cards, "
+                     f"{cols} x {rows}, {size[0]} x {size[1]} px)")
+        files = [ExportFile(f"tts/{face_name}", sheet([unit_faces[u][0] for u in chunk]))]
+        if unique_back:
+            back_name = f"{deck.stem}-backs-{number}.{fmt}"
+            files.append(ExportFile(f"tts/{back_name}",
+                                    sheet([unit_faces[u][1] for u in chunk])))
+        else:
+            back_name = f"{deck.stem}-back.{fmt}"
+            if number == 1:
+                pdf = faces_pdf([hidden_face], ctx.art, ctx.fonts["body"].regular,
+                                f"{ctx.title} - {deck.title}", 0.0)
+                for _, image in rasterise_each(pdf, [0], scale):
+                    files.append(ExportFile(f"tts/{back_name}", _encode(image, fmt)))
+        yield (TTSSheet(first_key + number - 1, face_name, back_name, unique_back, cols, rows,
+                        tuple(chunk)), files)
+
+
+def _piece_images(ctx: Any, deck: ExportDeck, fmt: str, names: dict[tuple, str],
+                  progress: Progress) -> Iterator[ExportFile]:
+    """One image per distinct face of a piece or board deck (at most 4096 px on a side,
+    at most 300 dpi); ``names`` gets each face's file name."""
+    faces: list[Any] = []
+    for card in deck.cards:
+        if card.front.key not in names:
+            names[card.front.key] = f"{deck.stem}-{len(faces) + 1:0{deck.digits}d}.{fmt}"
+            faces.append(card.front)
+    scale = tts_scale(deck.size, 1, 1)
+    if progress:
+        progress(f"rendering tts/{deck.stem}-*.{fmt} ({len(faces)} distinct, "
+                 f"{pixels(deck.size[0], scale)} x {pixels(deck.size[1], scale)} px)")
+    for first in range(0, len(faces), 24):
+        chunk = faces[first:first + 24]
+        pdf = faces_pdf(chunk, ctx.art, ctx.fonts["body"].regular,
+                        f"{ctx.title} - {deck.title}", 0.0)
+        for i, image in rasterise_each(pdf, range(len(chunk)), scale):
+            yield ExportFile(f"tts/{names[chunk[i].key]}", _encode(image, fmt))
+            del image
+
+
+def _scale(points: float) -> float:
+    """TTS sizes a custom tile or board by its image's aspect and its scale; a poker
+    card (2.5 in wide) is scale 1, so a piece's scale is its width in inches / 2.5."""
+    return round(points / 72.0 / 2.5, 4)
+
+
+def _units(points: float) -> float:
+    """Roughly how wide a piece lies on the table, in TTS units (a poker card at scale 1
+    is about 2.2 units wide)."""
+    return _scale(points) * 2.2
+
+
+def _tts_piece(ctx: Any, deck: ExportDeck, card: ExportCard, names: dict[tuple, str],
+               url: Callable[[str], str], x: float, z: float) -> dict[str, Any]:
+    """One token, standee or badge as a stackable custom tile, or one board as a custom
+    board, at its printed size relative to the cards."""
+    scale = _scale(deck.size[0])
+    image = {"ImageURL": url(names[card.front.key]), "ImageSecondaryURL": "",
+             "ImageScalar": 1.0, "WidthScale": 0.0}
+    if deck.kind != BOARD:
+        image["CustomTile"] = {"Type": 0, "Thickness": 0.1, "Stackable": True, "Stretch": True}
+    return {"GUID": _guid(ctx.slug, deck.id, card.number),
+            "Name": "Custom_Board" if deck.kind == BOARD else "Custom_Tile",
+            "Transform": {**_transform(x), "posZ": z, "rotZ": 0.0, "scaleX": scale,
+                          "scaleZ": scale},
+            "Nickname": card.label, "Description": "", "Locked": False, "Grid": True,
+            "Snap": True, "Autoraise": True, "Sticky": True, "Tooltip": True,
+            "CustomImage": image}
+
+
+def _tts_pieces(ctx: Any, deck: ExportDeck, names: dict[tuple, str],
+                url: Callable[[str], str], place: tuple[int, float]) -> dict[str, Any]:
+    """A kind of piece: one tile, or a bag holding every copy."""
+    x = 3.0 * place[0]
+    if len(deck.cards) == 1:
+        return _tts_piece(ctx, deck, deck.cards[0], names, url, x, place[1])
+    contained = [_tts_piece(ctx, deck, card, names, url, x, place[1]) for card in deck.cards]
+    return {"GUID": _guid(ctx.slug, deck.id), "Name": "Bag",
+            "Transform": {**_transform(x), "posZ": place[1], "rotY": 0.0, "rotZ": 0.0},
+            "Nickname": deck.title, "Description": f"{len(contained)} pieces",
+            "Locked": False, "Grid": True, "Snap": True, "Autoraise": True, "Sticky": True,
+            "Tooltip": True, "ContainedObjects": contained}
 
 
 def _custom_deck(sheet: TTSSheet, url: Callable[[str], str]) -> dict[str, Any]:
@@ -195,13 +294,13 @@ def _custom_deck(sheet: TTSSheet, url: Callable[[str], str]) -> dict[str, Any]:
 
 
 def _tts_deck(ctx: Any, deck: ExportDeck, sheets: Sequence[TTSSheet],
-              url: Callable[[str], str], position: int) -> dict[str, Any]:
+              url: Callable[[str], str], place: tuple[int, float]) -> dict[str, Any]:
     where: dict[tuple[tuple, tuple], tuple[TTSSheet, int]] = {}
     for sheet in sheets:
         for i, unit in enumerate(sheet.units):
             where[unit] = (sheet, i)
     sideways = deck.size[0] > deck.size[1]
-    transform = _transform(3.0 * position)
+    transform = {**_transform(3.0 * place[0]), "posZ": place[1]}
     cards = []
     for card in deck.cards:
         sheet, i = where[(card.front.key, card.back.key)]

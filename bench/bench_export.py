@@ -1,0 +1,122 @@
+"""Benchmark: the exports' time and peak memory, and the PNG compression level.
+
+Run from the repository root:  python bench/bench_export.py [--repeat N] [--cards 1000,10000]
+
+Each command runs in a new Python process; its peak RSS is that child's own
+``ru_maxrss`` (``os.wait4``), its time the wall time of the whole process
+(start-up and imports included) and its CPU time user + system.  The figures
+are the median of N runs.  The synthetic packs are ``eti-print new``'s
+scaffold with N distinct cards (each its own title, number and text), so
+every card is a distinct face: the worst case for an export's memory.
+
+``--levels`` prints the PNG size-versus-time table: half of E.T.I.'s distinct
+card faces rasterised once, then encoded at each zlib level and strategy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(args: list[str], cwd: Path) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak RSS MiB) of ``eti-print ARGS`` in a child process."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    started = time.perf_counter()
+    child = subprocess.Popen([sys.executable, "-m", "eti_print", *args], cwd=cwd, env=env,
+                             stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    wall = time.perf_counter() - started
+    if child.returncode != 0:
+        raise SystemExit(f"eti-print {' '.join(args)} failed ({child.returncode})")
+    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def synthetic_pack(folder: Path, cards: int) -> Path:
+    """``eti-print new``'s scaffold with ``cards`` distinct cards."""
+    pack = folder / f"pack-{cards}"
+    subprocess.run([sys.executable, "-m", "eti_print", "new", str(pack), "-q"], check=True,
+                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+    lines = ["cards:"]
+    for i in range(cards):
+        lines += [f"  - title: Card {i + 1:05d}", f"    number: {i % 1000}",
+                  f"    text: \"Draw **{i % 7 + 1}** cards, then discard *{i % 3}*.\""]
+    (pack / "cards" / "deck.yaml").write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return pack
+
+
+def levels() -> None:
+    """Size and encoding time of E.T.I.'s distinct card faces at each zlib level."""
+    sys.path.insert(0, str(ROOT))
+    from eti_print.export import export_decks
+    from eti_print.export.faces import faces_pdf, png_bytes, rasterise_each
+    from eti_print.options import PrintOptions
+    from eti_print.pipeline import load_checked
+    ctx = load_checked(None, PrintOptions())
+    faces = {}
+    for deck in export_decks(ctx):
+        for card in deck.cards:
+            for face in (card.front, card.back):
+                faces.setdefault(face.key, face)
+    chosen = list(faces.values())[::2]          # every other one: fronts and backs of all decks
+    pdf = faces_pdf(chosen, ctx.art, ctx.fonts["body"].regular, "t", 9.0)
+    images = [image for _, image in rasterise_each(pdf, range(len(chosen)), 300 / 72)]
+    print(f"PNG level: {len(images)} distinct E.T.I. card faces at 300 dpi (825 x 1125)",
+          flush=True)
+    print(f"{'level':>5} {'strategy':>9} {'MiB':>8} {'vs 6':>6} {'CPU s':>7} {'vs 6':>6}")
+    rows = {}
+    # interleaved: every setting once per round, best of 2 rounds
+    settings = [(6, 0), (1, 0), (3, 0), (9, 0), (1, 3), (3, 3), (6, 3)]
+    for _ in range(2):
+        for level, strategy in settings:
+            started = time.process_time()
+            size = sum(len(png_bytes(image, 300, level, strategy)) for image in images)
+            took = time.process_time() - started
+            best = rows.get((level, strategy), (size, took))[1]
+            rows[(level, strategy)] = (size, min(best, took))
+    base = rows[(6, 0)]
+    for (level, strategy), (size, took) in rows.items():
+        name = {0: "default", 3: "Z_RLE"}[strategy]
+        print(f"{level:>5} {name:>9} {size / 2**20:8.1f} {size / base[0]:6.2f} {took:7.2f} "
+              f"{took / base[1]:6.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--cards", default="1000",
+                        help="synthetic pack sizes, comma-separated (default 1000)")
+    parser.add_argument("--levels", action="store_true", help="the PNG level table only")
+    args = parser.parse_args()
+    if args.levels:
+        levels()
+        return
+    rows = []
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        jobs = [("E.T.I.", None, "png"), ("E.T.I.", None, "tts"), ("E.T.I.", None, "pdf"),
+                ("E.T.I.", None, "pdf --cmyk")]
+        for n in (int(v) for v in args.cards.split(",")):
+            pack = synthetic_pack(folder, n)
+            jobs += [(f"{n} cards", pack, "png"), (f"{n} cards", pack, "tts")]
+        for label, pack, kind in jobs:
+            command = ["export", *kind.split(), *([str(pack)] if pack else []), "-q",
+                       "--out", str(folder / "out")]
+            runs = [run(command, ROOT) for _ in range(args.repeat)]
+            wall, cpu, rss = (statistics.median(v) for v in zip(*runs))
+            rows.append((f"export {kind}, {label}", wall, cpu, rss))
+            print(f"{rows[-1][0]:32s} wall {wall:7.2f} s   CPU {cpu:7.2f} s   "
+                  f"peak RSS {rss:6.0f} MiB", flush=True)
+
+
+if __name__ == "__main__":
+    main()
