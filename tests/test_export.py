@@ -38,7 +38,7 @@ DECK_COUNTS = {"research": 90, "projects": 40, "events": 25, "agendas": 18, "end
 DECK_ORDER = list(DECK_COUNTS)
 #: The pieces and boards after the decks: pieces in pack.yaml order, then boards.
 PIECE_COUNTS = {"green-tokens": 90, "red-tokens": 15, "company-logos": 12, "issa-badge": 1,
-                "company": 6, "alien": 1}
+                "company": 6, "alien": 1, "project-tracker": 1, "score-pad": 1}
 NAME = re.compile(r"^eti-(\d\d)-([a-z-]+?)-(\d{3})-(front|back)\.png$")
 
 
@@ -300,7 +300,7 @@ def test_cli_export_reports_progress_and_quiet_is_silent(tmp_path, capsys):
     assert main(["export", "pdf", "--out", str(tmp_path)]) == 0
     captured = capsys.readouterr()
     assert "rendering pdf/eti-01-research.pdf" in captured.err
-    assert "wrote 12 files" in captured.out
+    assert "wrote 14 files" in captured.out
     assert main(["export", "pdf", "--out", str(tmp_path), "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""

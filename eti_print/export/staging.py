@@ -19,7 +19,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import UsageError
-from ..output import refuse_in_the_way, write_failure, prepare_dir
+from ..output import prepare_dir, refuse_in_the_way, write_failure
 
 #: The files each export kind owns in its folder (stale ones of the pack are removed).
 STALE = {"png": re.compile(r"\.png$"), "pdf": re.compile(r"\.pdf$"),

@@ -110,7 +110,7 @@ def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = 
     objects: list[dict[str, Any]] = []
     next_key = 1
     row = {CARDS: 0, PIECE: 0, BOARD: 0}
-    board_x = 0.0
+    board_edge = 0.0              # the right edge of the boards laid so far, in TTS units
     images: dict[tuple, str]
     for deck in decks:
         place = (row[deck.kind], _ROW_Z[deck.kind])
@@ -125,9 +125,11 @@ def tts_export(ctx: Any, decks: Sequence[ExportDeck], out_dir: Path, fmt: str = 
         elif deck.kind == BOARD:       # each board on the table, side by side
             images = {}
             yield from _piece_images(ctx, deck, fmt, images, progress)
-            for card in deck.cards:
-                objects.append(_tts_piece(ctx, deck, card, images, url, board_x, place[1]))
-                board_x += _units(deck.size[0]) + 2.0
+            half = _units(deck.size[0]) / 2
+            for card in deck.cards:     # centred half a board past the last one's edge
+                x = board_edge + (2.0 if board_edge else 0.0) + half
+                objects.append(_tts_piece(ctx, deck, card, images, url, x, place[1]))
+                board_edge = x + half
         else:
             images = {}
             yield from _piece_images(ctx, deck, fmt, images, progress)

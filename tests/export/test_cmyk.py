@@ -86,7 +86,7 @@ def colour_report(pdf) -> dict:
 
 def test_every_colour_operator_of_every_pdf_is_devicecmyk_within_the_ink_limit(cmyk_dir):
     files = sorted(cmyk_dir.glob("*.pdf"))
-    assert len(files) == 12                       # 6 decks, 4 kinds of piece, 2 boards
+    assert len(files) == 14      # 6 decks, 4 kinds of piece, 2 boards, 2 table aids
     total_small = 0
     for path in files:
         with pikepdf.open(path) as pdf:

@@ -19,7 +19,8 @@ from eti_print.export.targets import TARGETS
 #: Every piece kind and board of E.T.I., after its six decks: (files, px at 300 dpi).
 PIECES = {"green-tokens": (180, (253, 253)), "red-tokens": (30, (253, 253)),
           "company-logos": (12, (430, 1162)), "issa-badge": (1, (855, 855)),
-          "company": (6, (6095, 4441)), "alien": (1, (4323, 3083))}
+          "company": (6, (6095, 4441)), "alien": (1, (4323, 3083)),
+          "project-tracker": (1, (3083, 2138)), "score-pad": (1, (3083, 2138))}
 
 
 @pytest.fixture(scope="module")
@@ -104,10 +105,12 @@ def test_tts_save_is_one_table_with_tiles_tokens_and_boards(tts_save):
     assert badge["Name"] == "Custom_Tile"
     assert badge["CustomImage"]["CustomTile"]["Type"] == 0
     boards = [o for o in objects if o["Name"] == "Custom_Board"]
-    assert [o["Nickname"] for o in boards][-1] == "Alien gameboard"
-    assert len(boards) == 7 and all(b["Nickname"].endswith("gameboard") for b in boards)
-    xs = [b["Transform"]["posX"] for b in boards]
-    assert all(b - a > 15 for a, b in zip(xs, xs[1:]))      # side by side, apart
+    assert [o["Nickname"] for o in boards][-3:] == ["Alien gameboard", "I.S.S.A. project tracker",
+                                                    "E.T.I. score pad"]
+    assert len(boards) == 9 and all(b["Nickname"].endswith("gameboard") for b in boards[:7])
+    spans = [(b["Transform"]["posX"], b["Transform"]["scaleX"] * 2.2) for b in boards]
+    assert all(xb - xa > (wa + wb) / 2 for (xa, wa), (xb, wb) in zip(spans, spans[1:]))
+    # side by side, apart: no two boards overlap on the table
     guids = []
     for obj in objects:
         for inner in [obj, *obj.get("ContainedObjects", [])]:
