@@ -9,7 +9,7 @@ research backs) are drawn once as a PDF form and reused.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from ..colour import readable
 from ..errors import InputError, Problem
 from ..fonts import FontSet
 from ..layout import Box, Layout, default, is_template
+from ..readability import TextRules, face_problems
 from ..templating import TemplateEnv
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
@@ -69,8 +70,10 @@ class FaceResolver:
     """Evaluates layouts for cards: templates, colours, art ids, text fitting."""
 
     def __init__(self, env: TemplateEnv, fonts: FontSet, art: Any, width: float,
-                 height: float, bleed: float, ink_saver: bool = False):
+                 height: float, bleed: float, ink_saver: bool = False,
+                 text_rules: TextRules | None = None):
         self.ink_saver = ink_saver
+        self.text_rules = text_rules     # the pack's text floors, checked on every face
         self.env = env
         self.fonts = fonts
         self.art = art
@@ -78,12 +81,20 @@ class FaceResolver:
         self.height = height
         self.bleed = bleed
 
-    def resolve(self, layout: Layout, context: dict[str, Any], what: str) -> Face:
+    def resolve(self, layout: Layout, context: dict[str, Any], what: str,
+                below: Sequence[Op] = ()) -> Face:
+        """The face of one card; ``below``: what is drawn under it (a board resolved box
+        by box), for telling light text on a dark ground."""
         ops: list[Op] = []
         problems: list[Problem] = []
         for box in layout.boxes:
             try:
-                ops.extend(self._box(box, context, what))
+                drawn = self._box(box, context, what)
+                if self.text_rules is not None and box.type == "text":
+                    problems.extend(Problem(p.message, p.path, p.line, p.col, p.field, p.hint,
+                                            what) for p in
+                                    face_problems(box, drawn, [*below, *ops], self.text_rules))
+                ops.extend(drawn)
             except InputError as exc:
                 problems.extend(Problem(p.message, p.path, p.line, p.col, p.field, p.hint,
                                         f"{what}: {p.subject}" if p.subject else what)
