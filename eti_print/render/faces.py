@@ -294,8 +294,9 @@ def draw_face(canvas: Any, face: Face, art: Any, ink_saver: bool = False) -> Non
         if op.kind in ("rect", "ellipse"):
             fill, stroke, stroke_width = op.args[0], op.args[1], op.args[2]
             if ink_saver and op.kind == "rect" and op.args[4]:
-                stroke, stroke_width = fill, 1.2
-                fill = WHITE
+                # the background is left to the paper, with no outline: a line on the
+                # cut would leave one card's edge bare and double its neighbour's
+                stroke, fill = None, WHITE
             canvas.saveState()
             if fill is not None:
                 canvas.setFillColor(fill)
@@ -304,11 +305,7 @@ def draw_face(canvas: Any, face: Face, art: Any, ink_saver: bool = False) -> Non
                 canvas.setLineWidth(stroke_width)
             if op.kind == "rect" and op.args[5]:
                 canvas.setDash(list(op.args[5]))
-            if op.kind == "rect" and ink_saver and op.args[4]:
-                inset = stroke_width / 2
-                canvas.rect(inset, inset, face.width - 2 * inset, face.height - 2 * inset,
-                            stroke=1, fill=1)
-            elif op.kind == "rect" and op.args[3]:
+            if op.kind == "rect" and op.args[3]:
                 canvas.roundRect(op.x, bottom, op.w, op.h, op.args[3],
                                  stroke=int(stroke is not None), fill=int(fill is not None))
             elif op.kind == "rect":

@@ -462,7 +462,7 @@ class CardRow(Flowable):
         width = c.stringWidth(name, font, self.LABEL)
         if width <= w - 5:
             spacing = min(0.3, (w - 6 - width) / len(name)) if w - 6 > width else 0.0
-            c.setFillColor(ink(CARD_BLUE))
+            c.setFillColor(GREY if faded else CARD_BLUE)    # washed out, still read
             c.setFont(font, self.LABEL)
             c.drawString(cx - (width + spacing * (len(name) - 1)) / 2, y + 4.4, name,
                          charSpace=spacing)
