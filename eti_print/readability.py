@@ -12,7 +12,8 @@ Two checks, one rule each:
   pack, its floor against ``min_size``, named by file, line and box;
 * ``face_problems`` (resolving a face, where colours are known for each card):
   a text box whose ink is lighter than the colour drawn behind it (the
-  ``colour`` module's luminance) against ``light_min_size``.
+  ``colour`` module's luminance) against ``light_min_size``, and, when it
+  prints below 7 pt, in a bold face.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
+
+from reportlab.pdfbase import pdfmetrics
 
 from .colour import WHITE, contrast_ratio, luminance
 from .errors import InputError, Problem
@@ -34,6 +37,9 @@ if TYPE_CHECKING:  # pragma: no cover
 #: text on a dark ground.
 MIN_SIZE = 6.0
 LIGHT_MIN_SIZE = 6.5
+#: Light text on a dark ground printing below this (the size card printers ask for
+#: of all text) must be set in a bold face.
+BOLD_BELOW = 7.0
 HINT = ("give the box room (or its text fewer words) and a min_size of at least "
         "{floor:g}pt")
 
@@ -148,10 +154,13 @@ def face_problems(box: Box, ops: Sequence[Any], below: Sequence[Any],
         if op.kind != "text":
             continue
         style = op.args[0].style
-        if style.smallest >= text_rules.light_min_size - 1e-6:
+        fitted = op.args[0]
+        if style.smallest >= BOLD_BELOW - 1e-6:
             continue
         ground = ground_of(op, below)
-        if light_on(style.color, ground):
+        if not light_on(style.color, ground):
+            continue
+        if style.smallest < text_rules.light_min_size - 1e-6:
             prop = "min_size" if "min_size" in box.props else "size"
             problems.append(Problem(
                 f"text box {box.name!r} prints light on dark and may print at "
@@ -161,4 +170,24 @@ def face_problems(box: Box, ops: Sequence[Any], below: Sequence[Any],
                 hint=HINT.format(floor=text_rules.light_min_size)
                 + "; a bold face reads best"))
             break
+        if fitted.size < BOLD_BELOW - 1e-6 and not is_bold(fitted):
+            problems.append(Problem(
+                f"text box {box.name!r} prints light on dark at {fitted.size:g} pt in a "
+                f"regular face: light text below {BOLD_BELOW:g} pt must be bold",
+                box.source, box.line_of("font"), field=f"boxes.{box.name}.font",
+                hint="use a bold font role (or <b>), or give the text room to print at "
+                     f"{BOLD_BELOW:g} pt"))
+            break
     return problems
+
+
+def is_bold(fitted: Any) -> bool:
+    """Whether every word of fitted text is set in a bold (or semibold) face."""
+    for line in fitted.lines:
+        for piece in line.pieces:
+            if piece.font and piece.text.strip():
+                name = pdfmetrics.getFont(piece.font).face.name
+                name = name.decode() if isinstance(name, bytes) else str(name)
+                if not any(w in name for w in ("Bold", "Semibold", "Black")):
+                    return False
+    return True

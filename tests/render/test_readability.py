@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from pdfgeometry import Stroke, strokes, text_runs
+from pdfgeometry import Stroke, is_bold, strokes, text_runs
 
 from eti_print.colour import luminance, to_hex
 from eti_print.dataset import load_dataset
@@ -14,7 +14,7 @@ from eti_print.imposition import front_slots
 from eti_print.jobs.decks import sheet_spec
 from eti_print.pack import Pack
 from eti_print.pipeline import load_checked
-from eti_print.readability import LIGHT_MIN_SIZE, MIN_SIZE, rules
+from eti_print.readability import BOLD_BELOW, LIGHT_MIN_SIZE, MIN_SIZE, rules
 from eti_print.units import mm
 
 from conftest import BUILDS, PACKS, build_options, edit, line_of, pdfs_of, problems
@@ -46,6 +46,9 @@ def test_smallest_text_of_every_page_of_every_output_meets_the_pack_minimum(
                 least = min(light, key=lambda r: r.size)
                 assert least.size >= floors.light_min_size - 0.01, \
                     f"{name} page {page + 1}: light text at {least.size:.2f} pt ({least.font})"
+                thin = [r for r in light if r.size < BOLD_BELOW - 0.01 and not is_bold(r.font)]
+                assert not thin, (f"{name} page {page + 1}: light text at {thin[0].size:.2f} pt "
+                                  f"in {thin[0].font}")
 
 
 def test_the_pack_minimum_defaults_to_6_and_6_5_points():
@@ -85,8 +88,8 @@ def test_light_text_on_a_dark_ground_needs_the_light_minimum(pack_copy: Path):
     layout = pack_copy / "templates/layouts/endgame-back.yaml"
     text = layout.read_text(encoding="utf-8")
     start = text.index("  footer:")
-    at = text.index("    min_size: 6.5pt", start)
-    layout.write_text(text[:at] + "    min_size: 6.2pt" + text[at + 19:], encoding="utf-8")
+    at = text.index("    min_size: 7pt", start)
+    layout.write_text(text[:at] + "    min_size: 6.2pt" + text[at + 17:], encoding="utf-8")
     found = problems(pack_copy)
     assert len(found) == 1
     line = text[:at].count("\n") + 1
@@ -94,6 +97,27 @@ def test_light_text_on_a_dark_ground_needs_the_light_minimum(pack_copy: Path):
                                "boxes.footer.min_size: ")
     assert "text box 'footer' prints light on dark and may print at 6.2 pt, below the pack's " \
            "minimum of 6.5 pt for light text on a dark ground in 10 cards" in found[0]
+
+
+def test_light_text_below_7_pt_must_be_bold(pack_copy: Path):
+    """6.8 pt passes both floors, but gold on navy in the thin label face below 7 pt is
+    refused at the box's font; in the bold title face it passes."""
+    layout = pack_copy / "templates/layouts/endgame-back.yaml"
+    text = layout.read_text(encoding="utf-8")
+    start = text.index("  footer:")
+    end = text.index("    text:", start)
+    block = text[start:end].replace("size: 7pt", "size: 6.8pt")
+    layout.write_text(text[:start] + block + text[end:], encoding="utf-8")
+    found = problems(pack_copy)
+    assert len(found) == 1
+    line = text[:start].count("\n") + block[:block.index("font:")].count("\n") + 1
+    assert found[0].startswith(f"templates/layouts/endgame-back.yaml:{line}: boxes.footer.font: ")
+    assert "prints light on dark at 6.8 pt in a regular face: light text below 7 pt must " \
+           "be bold" in found[0]
+    layout.write_text(text[:start] + block.replace("font: label", "font: title")
+                      + text[end:], encoding="utf-8")
+    from eti_print.pipeline import validate
+    assert "OK" in validate(str(pack_copy), cache=None)
 
 
 def test_a_pack_may_raise_its_minimum(pack_copy: Path):
