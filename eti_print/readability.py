@@ -108,13 +108,27 @@ def check_layouts(ctx: Context) -> list[Problem]:
     except InputError as exc:
         return list(exc.problems)
     problems: list[Problem] = []
+    texts: dict[str, list[str]] = {}
     for name in ctx.layouts.names():
         try:
             layout = ctx.layouts.get(name)
         except InputError:
             continue
         own = [b for b in layout.boxes if b.source == layout.source]   # parents: their own file
-        problems.extend(box_problems(own, text_rules))
+        for problem in box_problems(own, text_rules):
+            # a size this layout inherits is its parent's line: the parent reports it
+            if problem.path not in texts:
+                try:
+                    texts[problem.path] = (ctx.pack.root / problem.path).read_text(
+                        encoding="utf-8").splitlines()
+                except OSError:
+                    texts[problem.path] = []
+            lines = texts[problem.path]
+            key = problem.field.rsplit(".", 1)[-1] + ":"
+            if problem.line and lines and not (problem.line <= len(lines)
+                                               and key in lines[problem.line - 1]):
+                continue
+            problems.append(problem)
     return problems
 
 
