@@ -63,7 +63,7 @@ def geometry(size: Size) -> dict[str, Any]:
     g: dict[str, float | bool] = {
         "small": small, "iw": iw, "ih": ih, "radius": 1.0 if small else 2.0, "band": band,
         "title_x": s + pad, "title_w": iw - 2 * pad,
-        "title_size": min(14.0, band * _MM * 0.5), "title_min": 4.0 if small else 7.0,
+        "title_size": min(14.0, band * _MM * 0.5), "title_min": 6.5 if small else 7.0,
         "back_size": min(28.0, iw * _MM * 0.16),
     }
     if small:

@@ -30,6 +30,7 @@ from .options import PrintOptions, PrintRequest
 from .output import prepare_dir, source_date_epoch, write_set
 from .pack import Pack
 from .progress import advance, start
+from .readability import check_layouts
 
 if TYPE_CHECKING:  # pragma: no cover
     from .jobs import Job
@@ -116,6 +117,7 @@ def check(ctx: Context) -> list[Problem]:
     if ctx.game is not None:
         problems.extend(ctx.game.rules(ctx.model, ctx))
     problems.extend(check_entries(ctx))
+    problems.extend(check_layouts(ctx))          # readability: the pack's minimum text size
     return combine(problems)
 
 

@@ -27,6 +27,7 @@ from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_
 from ..imposition_tiling import Tiling, tile
 from ..layout import Layout
 from ..pdfwriter import DocInfo, new_canvas
+from ..readability import rules as text_rules
 from ..render.faces import Face, FaceResolver, draw_face
 from ..render.tiles import draw_tiled
 from ..scope import base_context
@@ -127,6 +128,7 @@ def resolve_layers(resolver: FaceResolver, layout: Layout, context: dict[str, An
     mention ``varying`` are resolved once and grouped into shared layers."""
     runs: list[tuple[str | None, list[Any]]] = []
     problems: list[Problem] = []
+    below: list[Any] = []       # what earlier boxes drew: the ground of light-on-dark text
     for box in layout.boxes:
         shared = cache is not None and not _mentions(box, varying)
         key = f"{layout.name}:{box.name}" if shared else None
@@ -134,13 +136,15 @@ def resolve_layers(resolver: FaceResolver, layout: Layout, context: dict[str, An
             if key is not None and key in cache:  # type: ignore[operator]
                 ops = cache[key].ops  # type: ignore[index]
             else:
-                face = resolver.resolve(Layout(layout.name, (box,), layout.source), context, what)
+                face = resolver.resolve(Layout(layout.name, (box,), layout.source), context, what,
+                                        below)
                 if key is not None:
                     cache[key] = face  # type: ignore[index]
                 ops = face.ops
         except InputError as exc:
             problems.extend(exc.problems)
             continue
+        below.extend(ops)
         if runs and (runs[-1][0] is not None) == shared:
             runs[-1][1].extend(ops)
         else:
@@ -168,7 +172,8 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
         raise InputError([Problem(p.message, manifest.path, line, None, f"boards[{index}]",
                                   p.hint) for p in exc.problems]) from None
     resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, height, bleed,
-                            ink_saver=ctx.options.ink_saver)
+                            ink_saver=ctx.options.ink_saver,
+                            text_rules=text_rules(ctx.dataset))
     board = board_names(entry, width, height)
     output = entry.get("output", "boards")
     spec = TileSpec(width, height, bleed)

@@ -22,6 +22,7 @@ from ..context import Output
 from ..errors import InputError, Problem
 from ..imposition import SheetSpec
 from ..pdfwriter import DocInfo
+from ..readability import rules as text_rules
 from ..render.faces import Face, FaceResolver
 from ..render.sheets import Deck, impose
 from ..scope import base_context
@@ -202,7 +203,8 @@ def resolve(ctx: Context) -> list[Sheetful]:
             problems.extend(exc.problems)
             continue
         resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, spec.card[0], spec.card[1],
-                                spec.bleed, ink_saver=ctx.options.ink_saver)
+                                spec.bleed, ink_saver=ctx.options.ink_saver,
+                                text_rules=text_rules(ctx.dataset))
         resolved = []
         for _, d in decks:
             if cache is None:

@@ -33,6 +33,7 @@ from ..context import Output
 from ..errors import InputError, Problem
 from ..imposition import Rect, SheetSpec, Slot, crop_marks, draw_crop_marks, front_slots, grid
 from ..pdfwriter import DocInfo, new_canvas
+from ..readability import rules as text_rules
 from ..render.faces import Face, FaceResolver
 from ..render.sheets import FormCache
 from ..scope import base_context
@@ -172,7 +173,8 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> tuple[Gro
     layout = ctx.layouts.get(entry["layout"], where=manifest.path, line=line,
                              field_name=f"pieces[{index}].layout")
     resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, height, SEAM,
-                            ink_saver=ctx.options.ink_saver)
+                            ink_saver=ctx.options.ink_saver,
+                            text_rules=text_rules(ctx.dataset))
     name = entry.get("as")
     faces: list[Face] = []
     problems: list[Problem] = []

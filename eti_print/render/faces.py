@@ -9,7 +9,7 @@ research backs) are drawn once as a PDF form and reused.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +19,7 @@ from ..colour import readable
 from ..errors import InputError, Problem
 from ..fonts import FontSet
 from ..layout import Box, Layout, check_value, default, is_template
+from ..readability import TextRules, face_problems
 from ..templating import TemplateEnv
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
@@ -69,8 +70,10 @@ class FaceResolver:
     """Evaluates layouts for cards: templates, colours, art ids, text fitting."""
 
     def __init__(self, env: TemplateEnv, fonts: FontSet, art: Any, width: float,
-                 height: float, bleed: float, ink_saver: bool = False):
+                 height: float, bleed: float, ink_saver: bool = False,
+                 text_rules: TextRules | None = None):
         self.ink_saver = ink_saver
+        self.text_rules = text_rules     # the pack's text floors, checked on every face
         self.env = env
         self.fonts = fonts
         self.art = art
@@ -78,12 +81,20 @@ class FaceResolver:
         self.height = height
         self.bleed = bleed
 
-    def resolve(self, layout: Layout, context: dict[str, Any], what: str) -> Face:
+    def resolve(self, layout: Layout, context: dict[str, Any], what: str,
+                below: Sequence[Op] = ()) -> Face:
+        """The face of one card; ``below``: what is drawn under it (a board resolved box
+        by box), for telling light text on a dark ground."""
         ops: list[Op] = []
         problems: list[Problem] = []
         for box in layout.boxes:
             try:
-                ops.extend(self._box(box, context, what))
+                drawn = self._box(box, context, what)
+                if self.text_rules is not None and box.type == "text":
+                    problems.extend(Problem(p.message, p.path, p.line, p.col, p.field, p.hint,
+                                            what) for p in
+                                    face_problems(box, drawn, [*below, *ops], self.text_rules))
+                ops.extend(drawn)
             except InputError as exc:
                 problems.extend(Problem(p.message, p.path, p.line, p.col, p.field, p.hint,
                                         f"{what}: {p.subject}" if p.subject else what)
@@ -290,8 +301,9 @@ def draw_face(canvas: Any, face: Face, art: Any, ink_saver: bool = False) -> Non
         if op.kind in ("rect", "ellipse"):
             fill, stroke, stroke_width = op.args[0], op.args[1], op.args[2]
             if ink_saver and op.kind == "rect" and op.args[4]:
-                stroke, stroke_width = fill, 1.2
-                fill = WHITE
+                # the background is left to the paper, with no outline: a line on the
+                # cut would leave one card's edge bare and double its neighbour's
+                stroke, fill = None, WHITE
             canvas.saveState()
             if fill is not None:
                 canvas.setFillColor(fill)
@@ -300,11 +312,7 @@ def draw_face(canvas: Any, face: Face, art: Any, ink_saver: bool = False) -> Non
                 canvas.setLineWidth(stroke_width)
             if op.kind == "rect" and op.args[5]:
                 canvas.setDash(list(op.args[5]))
-            if op.kind == "rect" and ink_saver and op.args[4]:
-                inset = stroke_width / 2
-                canvas.rect(inset, inset, face.width - 2 * inset, face.height - 2 * inset,
-                            stroke=1, fill=1)
-            elif op.kind == "rect" and op.args[3]:
+            if op.kind == "rect" and op.args[3]:
                 canvas.roundRect(op.x, bottom, op.w, op.h, op.args[3],
                                  stroke=int(stroke is not None), fill=int(fill is not None))
             elif op.kind == "rect":

@@ -340,9 +340,10 @@ MODES = ("score", "attack", "plain")
 class CardRow(Flowable):
     """Research cards in data-port order, annotated with what happened to them."""
 
-    CARD_W = 33.0
+    CARD_W = 34.0
     CARD_H = 45.0
-    GAP = 9.0
+    GAP = 8.0
+    LABEL = 6.0          # the cards' names, ports and IMMUNE: the pack's minimum text size
 
     def __init__(self, cards: Sequence[engine.Card], mode: str, art: Any, fonts: Any,
                  score: engine.Score | None = None, attack: engine.Attack | None = None,
@@ -424,11 +425,11 @@ class CardRow(Flowable):
                 c.drawCentredString(x, 7, str(self.attack.lines[i].value))
             elif not (score is not None and score.destroyed):
                 c.setFillColor(GREY)
-                c.setFont(label, 5.4)
-                c.drawCentredString(x, 2, "PORT")
-                c.setFont(title, 6.5)
-                c.drawCentredString(x - 0.5 + c.stringWidth("PORT", label, 5.4) / 2 + 4, 2,
-                                    str(i + 1))
+                c.setFont(label, self.LABEL)
+                c.drawCentredString(x - 2.5, 2, "PORT")
+                c.setFont(title, 7.5)
+                c.drawString(x - 2.5 + c.stringWidth("PORT", label, self.LABEL) / 2 + 2.5, 2,
+                             str(i + 1))
         c.restoreState()
 
     def _card(self, c: Any, x: float, y: float, card: engine.Card, i: int,
@@ -470,21 +471,25 @@ class CardRow(Flowable):
             c.setFillColor(face)
             c.setFont(font, size)
             c.drawCentredString(cx, cy - size * 0.36, text)
-        # the card's name, shrunk to fit the card
+        # the card's name at the pack's minimum size, in a bold condensed face; left out
+        # when a long row has shrunk the cards below it (the disc still says the kind)
         name = _label(card, self.names).upper() if card.kind == "threat" else (
             "MULTIPLIER" if card.kind == "multiplier" else "VALUE")
-        font = self.fonts["label"].regular
-        size = min(4.6, 4.6 * (w - 5) / max(c.stringWidth(name, font, 4.6), 1))
-        c.setFillColor(ink(CARD_BLUE))
-        c.setFont(font, size)
-        c.drawCentredString(cx, y + 4.6, name)
+        font = self.fonts["title"].regular
+        width = c.stringWidth(name, font, self.LABEL)
+        if width <= w - 5:
+            spacing = min(0.3, (w - 6 - width) / len(name)) if w - 6 > width else 0.0
+            c.setFillColor(GREY if faded else CARD_BLUE)    # washed out, still read
+            c.setFont(font, self.LABEL)
+            c.drawString(cx - (width + spacing * (len(name) - 1)) / 2, y + 4.4, name,
+                         charSpace=spacing)
         c.restoreState()
 
     def _immune(self, c: Any, x: float, y: float) -> None:
         c.saveState()
         c.setFillColor(NAVY)
-        c.setFont(self.fonts["label"].regular, 5.2)
-        c.drawCentredString(x + self.cw / 2, y + self.ch - 8, "IMMUNE")
+        c.setFont(self.fonts["title"].regular, 6.5)
+        c.drawCentredString(x + self.cw / 2, y + self.ch - 7.6, "IMMUNE")
         c.restoreState()
 
     def _strike(self, c: Any, x: float, y: float) -> None:

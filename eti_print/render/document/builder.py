@@ -359,10 +359,15 @@ class Builder:
                 n = span(cell)
                 align = self.choice(cell, "align", ("left", "center", "right"), "left")
                 head = cell.tag == "th" or r < header
-                if head:
-                    style = t.style(t.label, size=size - 1.5, color=ink or (
+                if head and r < header and ink is None:
+                    # light on the accent: a bold face, never under 6.5 pt
+                    style = t.style(t.heading, size=max(size - 1.0, 7.0), color=t.panel,
+                                    upper=True, tracking=0.3, align=align, leading=1.15,
+                                    min_size=6.5)
+                elif head:
+                    style = t.style(t.label, size=max(size - 1.5, 6.0), color=ink or (
                         t.panel if r < header else t.accent), upper=True, tracking=0.3,
-                        align=align, leading=1.15, min_size=min(size - 1.5, 5.0))
+                        align=align, leading=1.15, min_size=6.0)
                 else:
                     style = t.style(size=size, color=ink or t.ink, align=align, leading=1.25)
                 cells.append(self.text(cell, style))

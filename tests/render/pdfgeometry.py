@@ -1,0 +1,187 @@
+"""What a PDF really prints, read back from its content streams (pages and the forms
+they draw, to any depth): every text run at its effective size, and every stroked
+straight segment with its width.  Sizes are as printed: the ``Tf`` size times the
+text matrix times the CTM, so a card scaled into a booklet or a form drawn at half
+size counts at the size a reader sees."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+import pikepdf
+
+Matrix = tuple[float, float, float, float, float, float]
+IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
+
+
+@dataclass(frozen=True)
+class TextRun:
+    page: int             # 0-based
+    size: float           # effective size in points
+    fill: tuple[float, float, float]   # fill colour, rgb 0..1
+    font: str             # the font's BaseFont
+    text: str             # as encoded (subset fonts: not readable, only non-empty)
+    x: float
+    y: float
+
+
+@dataclass(frozen=True)
+class Stroke:
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    width: float          # line width in page points
+    depth: int            # 0: drawn on the page (marks, notes); 1 or more: inside a form (a face)
+
+
+def _mul(a: Matrix, b: Matrix) -> Matrix:
+    return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
+            a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
+            a[4] * b[0] + a[5] * b[2] + b[4], a[4] * b[1] + a[5] * b[3] + b[5])
+
+
+def _apply(m: Matrix, x: float, y: float) -> tuple[float, float]:
+    return (m[0] * x + m[2] * y + m[4], m[1] * x + m[3] * y + m[5])
+
+
+def _scale(m: Matrix) -> float:
+    return math.sqrt(abs(m[0] * m[3] - m[1] * m[2]))
+
+
+def _rgb(op: str, operands: list) -> tuple[float, float, float] | None:
+    values = [float(v) for v in operands if not isinstance(v, pikepdf.Name)]
+    if op == "g":
+        return (values[0],) * 3
+    if op == "rg":
+        return (values[0], values[1], values[2])
+    if op == "k":
+        c, m, y, k = values
+        return ((1 - c) * (1 - k), (1 - m) * (1 - k), (1 - y) * (1 - k))
+    if op in ("sc", "scn") and len(values) in (1, 3):
+        return (values[0],) * 3 if len(values) == 1 else tuple(values)  # type: ignore
+    return None
+
+
+class _Reader:
+    def __init__(self) -> None:
+        self.texts: list[TextRun] = []
+        self.strokes: list[Stroke] = []
+
+    def walk(self, stream: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix,
+             page: int, depth: int = 0) -> None:
+        fonts = resources.get("/Font", {}) if resources is not None else {}
+        xobjects = resources.get("/XObject", {}) if resources is not None else {}
+        stack: list[tuple] = []
+        fill: tuple[float, float, float] = (0.0, 0.0, 0.0)
+        width = 1.0
+        tm = tlm = IDENTITY
+        font, size, leading = "", 0.0, 0.0
+        path: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        start = current = (0.0, 0.0)
+        for operands, operator in pikepdf.parse_content_stream(stream):
+            op = str(operator)
+            if op == "q":
+                stack.append((ctm, fill, width))
+            elif op == "Q" and stack:
+                ctm, fill, width = stack.pop()
+            elif op == "cm":
+                ctm = _mul(tuple(float(v) for v in operands), ctm)  # type: ignore[arg-type]
+            elif op == "w":
+                width = float(operands[0])
+            elif op in ("g", "rg", "k", "sc", "scn"):
+                fill = _rgb(op, list(operands)) or fill
+            elif op == "m":
+                start = current = _apply(ctm, float(operands[0]), float(operands[1]))
+            elif op == "l":
+                point = _apply(ctm, float(operands[0]), float(operands[1]))
+                path.append((current, point))
+                current = point
+            elif op == "c":
+                point = _apply(ctm, float(operands[4]), float(operands[5]))
+                path.append((current, point))    # a curve as its chord
+                current = point
+            elif op in ("v", "y"):
+                point = _apply(ctm, float(operands[2]), float(operands[3]))
+                path.append((current, point))
+                current = point
+            elif op == "re":
+                x, y, w, h = (float(v) for v in operands)
+                corners = [_apply(ctm, x, y), _apply(ctm, x + w, y), _apply(ctm, x + w, y + h),
+                           _apply(ctm, x, y + h)]
+                path.extend(zip(corners, corners[1:] + corners[:1]))
+                start = current = corners[0]
+            elif op == "h":
+                path.append((current, start))
+                current = start
+            elif op in ("S", "s", "B", "B*", "b", "b*"):
+                if op in ("s", "b", "b*"):
+                    path.append((current, start))
+                line = width * _scale(ctm)
+                self.strokes.extend(Stroke(page, a[0], a[1], b[0], b[1], line, depth)
+                                    for a, b in path if a != b)
+                path = []
+            elif op in ("f", "F", "f*", "n", "W", "W*"):
+                if op not in ("W", "W*"):
+                    path = []
+            elif op == "BT":
+                tm = tlm = IDENTITY
+            elif op == "Tf":
+                name = operands[0]
+                font_obj = fonts.get(name) if fonts is not None else None
+                font = str(font_obj.get("/BaseFont", name)) if font_obj is not None else str(name)
+                size = float(operands[1])
+            elif op == "TL":
+                leading = float(operands[0])
+            elif op == "Tm":
+                tm = tlm = tuple(float(v) for v in operands)  # type: ignore[assignment]
+            elif op in ("Td", "TD"):
+                tx, ty = float(operands[0]), float(operands[1])
+                if op == "TD":
+                    leading = -ty
+                tm = tlm = _mul((1.0, 0.0, 0.0, 1.0, tx, ty), tlm)
+            elif op == "T*":
+                tm = tlm = _mul((1.0, 0.0, 0.0, 1.0, 0.0, -leading), tlm)
+            elif op in ("Tj", "TJ", "'", '"'):
+                if op in ("'", '"'):
+                    tm = tlm = _mul((1.0, 0.0, 0.0, 1.0, 0.0, -leading), tlm)
+                m = _mul(tm, ctm)
+                arg = operands[-1]
+                parts = [a for a in arg if isinstance(a, pikepdf.String)] if op == "TJ" else [arg]
+                text = "".join(bytes(p).decode("latin-1") for p in parts)
+                if text.strip():
+                    self.texts.append(TextRun(page, size * _scale(m), fill, font, text,
+                                              m[4], m[5]))
+            elif op == "Do" and depth < 12 and xobjects is not None:
+                xobject = xobjects.get(operands[0])
+                if xobject is not None and xobject.get("/Subtype") == "/Form":
+                    matrix = tuple(float(v) for v in xobject.get("/Matrix", list(IDENTITY)))
+                    self.walk(xobject, xobject.get("/Resources", resources),
+                              _mul(matrix, ctm), page, depth + 1)  # type: ignore[arg-type]
+
+
+def read(path: Path) -> _Reader:
+    reader = _Reader()
+    with pikepdf.open(path) as pdf:
+        for number, page in enumerate(pdf.pages):
+            reader.walk(page.obj, page.obj.get("/Resources", pikepdf.Dictionary()), IDENTITY,
+                        number)
+    return reader
+
+
+def text_runs(path: Path) -> list[TextRun]:
+    """Every run of text a PDF prints, at its effective size."""
+    return read(path).texts
+
+
+def strokes(path: Path) -> list[Stroke]:
+    """Every stroked straight segment a PDF draws (curves as their chords), in page
+    coordinates (points, y up)."""
+    return read(path).strokes
+
+
+def is_bold(font: str) -> bool:
+    return any(word in font for word in ("Bold", "Black", "Heavy", "Semibold"))
