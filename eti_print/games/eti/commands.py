@@ -73,6 +73,9 @@ def add_commands(game: Any, subparsers: Any) -> None:
     p.add_argument("--trials", type=int, default=DEFAULT_TRIALS,
                    help=f"trials per figure (default {DEFAULT_TRIALS})")
 
+    from .sim.command import add_simulate
+    add_simulate(game, subparsers)
+
 
 # ---------------------------------------------------------------------------
 # score

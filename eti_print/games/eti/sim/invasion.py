@@ -86,7 +86,7 @@ def invade(game: Game) -> Result:
     effect = game.alien_card
     tactics = frozenset(data.deck.threats) if effect.get("threats_as_tactics") \
         else frozenset(alien.immune[:data.value("tactics", alien.upgrades("security"))])
-    base = data.value("brutality", alien.upgrades("analysis")) + effect.get("brutality", 0)
+    base = max(0, data.value("brutality", alien.upgrades("analysis")) + effect.get("brutality", 0))
     uses = data.value("intel", alien.upgrades("creativity")) + effect.get("intel", 0)
     humans = [c for c in game.clockwise() if not c.alien]
     table = Table(game, humans, tactics, base)
