@@ -6,8 +6,10 @@ plain figures, for every player count and length:
 - each alien's win rate with its 95 % interval;
 - how often each project is claimed before the invasion (never, always);
 - which research composition (the three free trait upgrades) wins;
-- each event's effect on the winner's fame: the mean fame of the winner in
-  games where the event was drawn, against games where it was not.
+- each event's effect on the winner's fame: the winner's fame in games where
+  the event was drawn, against games where it was not, each measured from
+  the mean of games with the same players, length and number of turns (long
+  games draw more events and end with more fame; that is not the event's doing).
 """
 
 from __future__ import annotations
@@ -71,10 +73,17 @@ class GameStats:
         comps = tuple(sorted(((k, Rate(wins[k], plays[k])) for k in plays),
                              key=lambda kv: (-kv[1].rate, kv[0])))
         won = [r for r in everything if r.winner is not None]
+        # Longer games draw more events and end with more famous winners: compare each
+        # winner's fame with the mean of games of the same players, length and turns.
+        strata: dict[tuple[int, str, int], list[int]] = defaultdict(list)
+        for r in won:
+            strata[(r.players, r.length, r.turns)].append(r.winner_fame)
+        centre = {k: _mean(v) for k, v in strata.items()}
+        residual = [(r, r.winner_fame - centre[(r.players, r.length, r.turns)]) for r in won]
         events = []
         for card in data.events:
-            drew = [r.winner_fame for r in won if card.id in r.events]
-            rest = [r.winner_fame for r in won if card.id not in r.events]
+            drew = [x for r, x in residual if card.id in r.events]
+            rest = [x for r, x in residual if card.id not in r.events]
             events.append(EventEffect(card.id, card.name, len(drew), _mean(drew), _mean(rest)))
         per = min((len(rs) for rs in results.values()), default=0)
         return cls(n, per, seed, tuple((a.id, a.name, a.ufos) for a in data.aliens), rates,

@@ -100,3 +100,32 @@ def run_simulate(args: argparse.Namespace) -> int:
     else:
         print("\n".join(text_lines(data, results, args.games, args.seed, policies)))
     return 0
+
+
+DEFAULT_BALANCE_GAMES = 100
+
+
+def add_balance_games(p: argparse.ArgumentParser) -> None:
+    """``balance``'s whole-game options."""
+    p.add_argument("--games", type=int, default=DEFAULT_BALANCE_GAMES,
+                   help="whole games per alien, player count and length "
+                        f"(default {DEFAULT_BALANCE_GAMES}; 0: no whole-game pages)")
+    p.add_argument("--workers", type=int, default=None, metavar="N",
+                   help="worker processes for the whole games (default: one per core)")
+
+
+def balance_games(args: argparse.Namespace, db: Any) -> Any:
+    """The whole-game figures of the balance report (None with ``--games 0``)."""
+    from .analysis import GameStats
+    from .data import SimData
+    from .runner import run
+    if args.games < 0:
+        raise UsageError(f"--games must be 0 or more (got {args.games})")
+    if args.workers is not None and args.workers < 1:
+        raise UsageError(f"--workers must be 1 or more (got {args.workers})")
+    if not args.games:
+        return None
+    data = SimData.of(db)
+    configs = configs_for(data, "all", "all", "all")
+    return GameStats.of(data, run(data, configs, args.games, args.seed, list(POLICIES),
+                                  args.workers), args.seed)
