@@ -7,12 +7,12 @@ import json
 from types import MappingProxyType
 
 import pytest
-from conftest import copy_pack, edit, line_of
 
 from eti_print.cli import main
 from eti_print.games.eti.sim.data import SimData
-from eti_print.games.eti.sim.game import Game
 from eti_print.games.eti.sim.runner import Rate, play_one, run
+
+from conftest import copy_pack, edit, line_of
 
 
 @pytest.fixture(scope="module")
@@ -114,6 +114,6 @@ def test_the_ladder_rule_catches_the_3_and_4_ufo_aliens_swapped(tmp_path):
     problems = [str(p) for p in ladder_problems(db, games=12, configs=[
         (3, "short", a) for a in ("mothership", "galactic-armada")], workers=1)]
     assert problems, "the swapped ladder passed"
-    line = line_of(path, "id: mothership") + 3    # the stronger-numbered, weaker alien
+    line = line_of(path, "id: mothership") + 2    # its ufos: the card out of place
     assert any(f"endgame.yaml:{line}:" in p and "alien-ladder" in p and
                "Mothership (4 UFOs" in p for p in problems), problems

@@ -257,7 +257,7 @@ class Game:
         self.say(f"  {self.name(c)} claims {p.name} ({where})")
 
     def scoop(self, c: Company, banked: int) -> None:
-        """``c`` was scooped: bank ``banked`` more, keep at most the scoop cap (or a held card's)."""
+        """``c`` was scooped: bank ``banked`` more, keep at most the cap (or a held card's)."""
         cap = self.data.rules.scoop_cap
         card = next((h for h in c.held if h.get("when") == "scooped"), None)
         if card is not None and c.bank + banked > cap:
