@@ -35,7 +35,7 @@ def add_simulate(game: Any, subparsers: Any) -> None:
                    help=f"random seed (default {DEFAULT_SEED})")
     p.add_argument("--policy", default=MIXED, metavar="NAME",
                    help=f"the human players' policy: {', '.join(POLICIES)}, or {MIXED} "
-                        "(seats take them in turn; default)")
+                        "(they go round the table from a seat drawn per game; default)")
     p.add_argument("--workers", type=int, default=None, metavar="N",
                    help="worker processes (default: one per core)")
     p.add_argument("--json", action="store_true", help="print one JSON object")

@@ -78,7 +78,7 @@ class Result:
     alien_seat: int
     winner: int | None          # seat of the winning human; None: the alien won
     turns: int
-    claimed: tuple[str, ...]    # project ids claimed by humans before the invasion
+    claimed: tuple[str, ...]    # project ids claimed before the reveal (a hidden alien's too)
     events: tuple[str, ...]     # event ids drawn
     winner_fame: int
     policies: tuple[str, ...]
@@ -113,7 +113,10 @@ class Game:
         self.alien_card = data.alien(alien)
         self.log: list[str] | None = [] if log else None
         self.alien_policy = AlienPolicy()
-        self.companies = [Company(s, POLICIES[policies[s % len(policies)]]())
+        # Policies go round the table from a seat drawn per game, so no seat always
+        # gets the same policy and seat advantage is not a policy's advantage.
+        offset = self.rng.randrange(len(policies))
+        self.companies = [Company(s, POLICIES[policies[(s + offset) % len(policies)]]())
                           for s in range(players)]
         self.piles: dict[int, list[SimProject]] = {}
         self.center: list[SimProject] = []
