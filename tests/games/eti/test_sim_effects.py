@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import pytest
-from conftest import copy_pack, edit, line_of, problems
 
 from eti_print.games.eti.effect_checks import printed_numbers
+
+from conftest import copy_pack, edit, line_of, problems
 
 
 def test_printed_numbers_read_numerals_and_bold_number_words():
