@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import sys
 import time
 from pathlib import Path
@@ -38,17 +39,28 @@ def main() -> int:
     per = max(1, args.games // len(aliens))
     configs = [(4, "standard", a) for a in aliens]
     started = time.perf_counter()
+    cpu_before = _cpu()
     results = run(data, configs, per, args.seed, list(POLICIES), args.workers)
     seconds = time.perf_counter() - started
+    cpu = _cpu() - cpu_before
     games = sum(len(r) for r in results.values())
     turns = sum(r.turns for rs in results.values() for r in rs) / games
     rate = games / seconds
     print(f"{games} games ({turns:.1f} turns on average) on {args.workers} workers: "
           f"{seconds:.2f} s, {rate:.0f} games/s, {1000 * seconds / games:.1f} ms per game")
+    print(f"CPU time of every process: {cpu:.2f} s ({1000 * cpu / games:.1f} ms per game); "
+          f"on {args.workers} idle cores that is {cpu / args.workers:.1f} s of wall time")
     need = TARGET_GAMES / rate
     print(f"{TARGET_GAMES} games would take {need:.1f} s: target of {TARGET_SECONDS:.0f} s "
           + ("met" if need <= TARGET_SECONDS else "MISSED"))
     return 0
+
+
+def _cpu() -> float:
+    """User + system CPU seconds of this process and its finished workers."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 if __name__ == "__main__":
