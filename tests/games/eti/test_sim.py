@@ -117,3 +117,8 @@ def test_the_ladder_rule_catches_the_3_and_4_ufo_aliens_swapped(tmp_path):
     line = line_of(path, "id: mothership") + 2    # its ufos: the card out of place
     assert any(f"endgame.yaml:{line}:" in p and "alien-ladder" in p and
                "Mothership (4 UFOs" in p for p in problems), problems
+
+
+def test_validate_simulate_refuses_a_pack_without_a_simulator(capsys):
+    assert main(["validate", "sci-tech", "--simulate"]) == 2
+    assert "--simulate: the pack has no game" in capsys.readouterr().err
