@@ -75,6 +75,9 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     from .pipeline import validate
     # one run of the command line is one build: nothing to reuse, so no cache to keep
     summary = validate(args.pack, verbose=args.verbose, cache=None)
+    if args.simulate:
+        from .games import simulate_pack
+        summary += "\n" + simulate_pack(args.pack)
     if not args.quiet:
         print(summary)
     return 0
@@ -286,6 +289,9 @@ def make_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("validate", help="check a pack's data and print a summary")
     p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
+    p.add_argument("--simulate", action="store_true",
+                   help="also play simulated games of the pack's game and check the rules "
+                        "that need them (E.T.I.: the order of the endgame ladder)")
     p.set_defaults(handler=_cmd_validate)
 
     p = sub.add_parser("new", help="write a new one-deck pack to start a game from")

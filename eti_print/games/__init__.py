@@ -84,6 +84,11 @@ class Game:
         kind -> (the file in the pack, its cerberus schema file)."""
         return {}
 
+    def simulate(self, pack: Any) -> str:
+        """``validate --simulate``: rules that need played games; a summary line, or
+        ``InputError`` with located problems.  A game without a simulator refuses."""
+        raise UsageError(f"--simulate: the {self.name} game has no simulator")
+
     def add_commands(self, subparsers: Any) -> None:
         """Add this game's subcommands; use ``command`` to declare each one."""
 
@@ -147,6 +152,18 @@ def register(game: Game) -> None:
 
 def games() -> Iterable[Game]:
     return registry().values()
+
+
+def simulate_pack(pack_arg: str | None) -> str:
+    """``validate --simulate`` on a pack: its game's simulated rules (exit 2 if it has none)."""
+    from ..dataset import load_manifest
+    from ..pack import Pack
+    pack = Pack.open(pack_arg)
+    config = load_manifest(pack).data
+    name = config.get("rules") if isinstance(config, dict) else None
+    if not name:
+        raise UsageError("--simulate: the pack has no game (no rules: in pack.yaml)")
+    return get_game(name).simulate(pack)
 
 
 def get_game(name: str, *, where: str = "pack.yaml", line: int | None = None) -> Game:

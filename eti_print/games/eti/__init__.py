@@ -85,6 +85,10 @@ class Eti(Game):
         from .boards import SCHEMAS
         return {"boards": ("templates/boards/boards.yaml", SCHEMAS / "boards.yaml")}
 
+    def simulate(self, pack: Any) -> str:
+        from .sim.ladder import validate_simulate
+        return validate_simulate(pack)
+
     def add_commands(self, subparsers: Any) -> None:
         from .commands import add_commands
         add_commands(self, subparsers)

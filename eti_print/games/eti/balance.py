@@ -35,6 +35,8 @@ from .engine import Card, Rules, safe_score, score
 if TYPE_CHECKING:  # pragma: no cover
     from reportlab.pdfgen.canvas import Canvas
 
+    from .sim.analysis import GameStats
+
 #: How the simulated company plays when it tries to claim a project.
 POLICY = (
     "A company plays alone: it is never scooped and has no immunities, swaps, peeks or "
@@ -204,7 +206,8 @@ FOOTER_Y = mm(9)
 _TALL = 2000.0
 
 
-def render_report(report: BalanceReport, fonts: FontSet, title: str) -> bytes:
+def render_report(report: BalanceReport, fonts: FontSet, title: str,
+                  games: GameStats | None = None) -> bytes:
     """The report as an A4 PDF (two pages, more for very long tables), byte-identical
     for the same report.
 
@@ -218,6 +221,9 @@ def render_report(report: BalanceReport, fonts: FontSet, title: str) -> bytes:
     _queue_page(page, report, title)
     page.next()
     _claim_page(page, report)
+    if games is not None:
+        from .balance_games import game_pages
+        game_pages(page, games)
     page.finish()
     canvas.save()
     return buffer.getvalue()

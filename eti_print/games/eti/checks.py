@@ -427,3 +427,5 @@ def run_rules(db: Database) -> list[Problem]:
         except (KeyError, IndexError, StopIteration, TypeError, ValueError):
             continue
     return problems
+
+from . import effect_checks  # noqa: E402,F401  (registers card-effects)

@@ -68,14 +68,18 @@ def add_commands(game: Any, subparsers: Any) -> None:
     p = game.command(
         subparsers, "balance", run_balance,
         help="write a Monte Carlo balance report (eti-balance.pdf)",
-        description="Simulate random research queues and project claims from a pack's data "
-                    "and write <out>/eti-balance.pdf.")
+        description="Simulate random research queues and project claims from a pack's data, "
+                    "and whole games of every alien, player count and length, and write "
+                    "<out>/eti-balance.pdf.")
     p.add_argument("pack", nargs="?", metavar="PACK", help=PACK_HELP)
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
     p.add_argument("--seed", type=int, default=DEFAULT_SEED,
                    help=f"random seed (default {DEFAULT_SEED})")
     p.add_argument("--trials", type=int, default=DEFAULT_TRIALS,
                    help=f"trials per figure (default {DEFAULT_TRIALS})")
+    from .sim.command import add_balance_games, add_simulate
+    add_balance_games(p)
+    add_simulate(game, subparsers)
 
 
 # ---------------------------------------------------------------------------
@@ -209,7 +213,8 @@ def run_balance(args: argparse.Namespace) -> int:
     report = simulate([(entry.card, entry.count) for entry in db.research], difficulties,
                       [space.value for space in db.trait("staffing").spaces],
                       args.seed, args.trials, db.rules)
-    pdf = render_report(report, load_fonts(pack), db.title)
+    from .sim.command import balance_games
+    pdf = render_report(report, load_fonts(pack), db.title, balance_games(args, db))
     target = prepare_dir(Path(args.out)) / "eti-balance.pdf"
     with atomic_path(target) as tmp:
         tmp.write_bytes(pdf)

@@ -127,13 +127,14 @@ def test_usage_errors_exit_2_with_one_line(capsys, argv):
 
 def test_balance_writes_the_pdf(tmp_path: Path, capsys):
     code, out, _ = run(capsys, "balance", "--out", str(tmp_path), "--trials", "20",
-                       "--seed", "3")
+                       "--seed", "3", "--games", "1")
     target = tmp_path / "eti-balance.pdf"
     assert code == 0
     assert out.strip() == f"wrote {target.resolve()}"
     first = target.read_bytes()
     assert first.startswith(b"%PDF")
-    assert run(capsys, "balance", "--out", str(tmp_path), "--trials", "20", "--seed", "3")[0] == 0
+    assert run(capsys, "balance", "--out", str(tmp_path), "--trials", "20", "--seed", "3",
+               "--games", "1")[0] == 0
     assert target.read_bytes() == first
     assert [p.name for p in tmp_path.iterdir()] == ["eti-balance.pdf"]
 
