@@ -148,7 +148,8 @@ def _paragraphs(paper_name: str, duplex: str, offset: tuple[float, float]) -> li
         "--back-offset X,Y "
         "(for example --back-offset 1.5,-0.5).",
         f"5. To check, print again with {CALIBRATE_COMMAND} --paper {paper_name} "
-        f"--duplex {duplex} --back-offset X,Y: all scales should read 0; if not, add the new readings to "
+        f"--duplex {duplex} --back-offset X,Y: all scales should read 0; if not, add the "
+        "new readings to "
         f"your offset. This sheet was printed with back offset X = {x} mm, Y = {y} mm.",
     ]
 
@@ -246,7 +247,8 @@ def _back(canvas: Canvas, paper: tuple[float, float], duplex: str,
     canvas.setFont(body, 8.5)
     canvas.drawCentredString(
         w / 2, h - mm(38),
-        f"Page 2 (back), flip on the {'short' if duplex == 'short' else 'long'} edge, printed with back offset "
+        f"Page 2 (back), flip on the {'short' if duplex == 'short' else 'long'} edge, "
+        "printed with back offset "
         f"X = {_number(offset[0], '-')} mm, Y = {_number(offset[1], '-')} mm. "
         "Read the scales from the other side.")
     for scale in all_scales:

@@ -9,24 +9,34 @@ bottom-left, y up).
 
 Decisions, each one tested in ``tests/test_imposition.py``:
 
-* The grid is centred on the paper.  Symmetric margins make the duplex mirror
-  land every back exactly behind its front.
+* The grid is centred on the paper (with ``duplex="fold"``, on its first
+  half).  Symmetric margins make the duplex mirror land every back exactly
+  behind its front.  ``SheetSpec.fit(rotate=True)`` turns the paper when that
+  fits more (poker cards on Letter: eight landscape, not six portrait).
 * A card's bleed reaches ``bleed`` past its trim on the grid's outer edges and
   ``min(bleed, gutter / 2)`` towards a neighbour, so neighbours' bleeds never
-  overlap (with gutter 0 abutting cards share their cut line).
-* Crop marks sit in the margins on the extension of every cut line, at both
-  ends, starting ``mark_offset`` outside the grid's bleed.  Where a margin is
-  too narrow for the full ``mark_length`` the marks on that edge are shortened
-  to what fits on the paper (the ink of the square cap included); if less than
-  ``MIN_MARK`` fits, that edge gets no marks and ``unmarked_edges`` names it so
-  the build can warn.  ``SheetSpec.fit`` never chooses such a layout.
+  overlap (with gutter 0 abutting cards share their cut line).  With a gutter
+  of ``2 * CUT_TOLERANCE`` or more a cut that far off shows the card's own
+  colour.
+* Crop marks never come within ``edge_clearance`` (5 mm) of the paper edge:
+  home printers leave their outer 3-6 mm blank.  In the margins they sit on
+  the extension of every cut line, at both ends, starting ``mark_offset``
+  outside the grid's bleed, shortened to what fits (if less than
+  ``MIN_MARK`` fits, that margin gets none).  In every gutter wide enough,
+  each cut line crossing it is marked across it (corner crosses, as
+  protograf's grid marks), so a line whose margins have no room is marked at
+  the gutters nearest its ends; no mark enters a trim.  ``unmarked_edges``
+  names the edges whose lines end unmarked; ``SheetSpec.fit`` never chooses
+  such a layout.
 * Backs: on a portrait sheet a long-edge flip mirrors left-right and a
   short-edge flip mirrors top-bottom (backs stay upright); landscape sheets
-  swap the two.  ``duplex="none"`` puts each back where its front is (for
-  cutting out and gluing).  ``back_offset`` moves every back by (dx, dy) in
-  the back page's own coordinates: x to the right and y up as you look at the
-  back.  It compensates a printer's drift: a printer that shifts backs by d
-  needs ``back_offset = -d``.
+  swap the two.  ``glue`` lays backs out as ``long`` does (printed one-sided,
+  glued back to back); ``fold`` mirrors them about the fold line across the
+  middle of the sheet, on the same page; ``none`` puts each back where its
+  front is.  ``back_offset`` moves every back by (dx, dy) in the back page's
+  own coordinates: x to the right and y up as you look at the back.  It
+  compensates a printer's drift: a printer that shifts backs by d needs
+  ``back_offset = -d`` (``fold`` cannot drift and ignores it).
 """
 
 from __future__ import annotations
@@ -272,7 +282,8 @@ class SheetSpec:
         cw, ch = self.card
         base = max(self.min_margin, self.edge_clearance)
         # margins wide enough for a mark outside the bleed, clear of the paper edge
-        marked = max(base, self.bleed + self.mark_offset + MIN_MARK + (self.mark_stroke + MARK_HALO) / 2
+        marked = max(base, self.bleed + self.mark_offset + MIN_MARK
+                     + (self.mark_stroke + MARK_HALO) / 2
                      + self.edge_clearance)
 
         def count(length: float, item: float) -> int:

@@ -15,7 +15,6 @@ from .pack import Pack
 from .schema import load_checked
 from .units import mm, to_points
 
-
 #: Space between two neighbouring pieces' trims, unless a setting gives ``gutter``:
 #: each piece's bleed fills its half, so a cut up to 1 mm off shows its own colour,
 #: and the marks between them are 3 mm long.  Nine poker cards still fit on A4.

@@ -15,7 +15,16 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..imposition import Line, Rect, draw_crop_marks
+from ..imposition import (
+    CUT_TOLERANCE,
+    DEFAULT_EDGE_CLEARANCE,
+    MARK_HALO,
+    MIN_MARK,
+    MIN_MARK_STROKE,
+    Line,
+    Rect,
+    draw_crop_marks,
+)
 from ..imposition_tiling import Tile, Tiling, page_map_label
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
@@ -35,28 +44,42 @@ def drawn_rect(tiling: Tiling, t: Tile, bleed: float) -> Rect:
 
 
 def tile_crop_marks(tiling: Tiling, t: Tile, bleed: float, length: float,
-                    offset: float) -> list[Line]:
-    """Marks on the extension of the tile's four cut lines, outside what it prints."""
-    d = drawn_rect(tiling, t, bleed)
+                    offset: float, clearance: float = DEFAULT_EDGE_CLEARANCE) -> list[Line]:
+    """Marks on the extension of the tile's four cut lines, outside its trim.
+
+    Where the tile prints no bleed (a cut towards a neighbouring sheet) a mark starts
+    ``offset`` past the cut; across a bleed it starts ``CUT_TOLERANCE`` past the cut,
+    in the bleed (cut off with it; the 8 mm board margin holds no full mark past a
+    3 mm bleed ``clearance`` from the paper edge).  No mark comes within ``clearance``
+    of the paper edge; a mark shorter than ``MIN_MARK`` is left out.
+    """
     p = t.placed
     pw, ph = tiling.paper
+    cap = clearance + (MIN_MARK_STROKE + MARK_HALO) / 2
+
+    def start(has_bleed: bool) -> float:
+        return max(offset, CUT_TOLERANCE) if has_bleed and bleed > 0 else offset
+
+    s_top, s_bottom = start(t.above is None), start(t.below is None)
+    s_left, s_right = start(t.left is None), start(t.right is None)
 
     def room(available: float) -> float:
-        return max(0.0, min(length, available))
+        value = min(length, available - cap)
+        return value if value + 1e-6 >= MIN_MARK else 0.0
 
+    top, bottom = room(ph - p.top - s_top), room(p.y - s_bottom)
+    left, right = room(p.x - s_left), room(pw - p.right - s_right)
     lines = []
-    top, bottom = room(ph - d.top - offset), room(d.y - offset)
-    left, right = room(d.x - offset), room(pw - d.right - offset)
     for x in (p.x, p.right):
         if top:
-            lines.append(Line(x, d.top + offset, x, d.top + offset + top))
+            lines.append(Line(x, p.top + s_top, x, p.top + s_top + top))
         if bottom:
-            lines.append(Line(x, d.y - offset, x, d.y - offset - bottom))
+            lines.append(Line(x, p.y - s_bottom, x, p.y - s_bottom - bottom))
     for y in (p.y, p.top):
         if left:
-            lines.append(Line(d.x - offset, y, d.x - offset - left, y))
+            lines.append(Line(p.x - s_left, y, p.x - s_left - left, y))
         if right:
-            lines.append(Line(d.right + offset, y, d.right + offset + right, y))
+            lines.append(Line(p.right + s_right, y, p.right + s_right + right, y))
     return lines
 
 
@@ -179,18 +202,19 @@ def _draw_glue_strip(canvas: Canvas, side: str, strip: Rect, neighbour: int, til
     canvas.setDash([3, 2], 0)
     pw, ph = tiling.paper
     inset = 0.3  # half the line inside the strip: the neighbour's edge hides it
+    edge = DEFAULT_EDGE_CLEARANCE + 0.35   # no ink in the border a printer leaves blank
     if side == "left":
         x = strip.right - inset
         canvas.line(x, strip.y, x, strip.top)
         canvas.setDash([], 0)
-        canvas.line(x, strip.top + mm(1), x, min(ph, strip.top + mm(6)))
-        canvas.line(x, strip.y - mm(1), x, max(0.0, strip.y - mm(6)))
+        canvas.line(x, strip.top + mm(1), x, min(ph - edge, strip.top + mm(6)))
+        canvas.line(x, strip.y - mm(1), x, max(edge, strip.y - mm(6)))
     else:
         y = strip.y + inset
         canvas.line(strip.x, y, strip.right, y)
         canvas.setDash([], 0)
-        canvas.line(strip.x - mm(1), y, max(0.0, strip.x - mm(6)), y)
-        canvas.line(strip.right + mm(1), y, min(pw, strip.right + mm(6)), y)
+        canvas.line(strip.x - mm(1), y, max(edge, strip.x - mm(6)), y)
+        canvas.line(strip.right + mm(1), y, min(pw - edge, strip.right + mm(6)), y)
     canvas.restoreState()
     label = f"GLUE - SHEET {neighbour + 1} COVERS THIS STRIP UP TO THE DASHED LINE"
     canvas.saveState()
