@@ -365,12 +365,12 @@ class SheetSpec:
 
     @property
     def fold_line(self) -> Line | None:
-        """With ``duplex="fold"`` the fold, across the middle of the paper (clear of
-        the paper edges by ``edge_clearance``); else None."""
+        """With ``duplex="fold"`` the fold, across the middle of the paper (1 mm more
+        than ``edge_clearance`` clear of the paper edges); else None."""
         if self.duplex != "fold":
             return None
         pw, ph = self.paper
-        c = self.edge_clearance
+        c = self.edge_clearance + mm(1)
         if self.landscape:
             return Line(pw / 2, c, pw / 2, ph - c)
         return Line(c, ph / 2, pw - c, ph / 2)
@@ -480,7 +480,8 @@ def _mark_lengths(spec: SheetSpec, slots: list[Slot]) -> dict[str, float]:
     ``edge_clearance`` clear of the paper edge or the fold)."""
     b = bounding(s.bleed for s in slots)
     home = _home(spec, b)
-    off, cap = spec.mark_offset, (spec.mark_stroke + MARK_HALO) / 2 + spec.edge_clearance
+    # (a hundredth of a point to spare: the limit is never crossed by rounding)
+    off, cap = spec.mark_offset, (spec.mark_stroke + MARK_HALO) / 2 + spec.edge_clearance + 0.01
     rooms = {
         "top": home.top - (b.top + off),
         "bottom": b.y - off - home.y,
