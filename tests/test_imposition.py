@@ -340,7 +340,7 @@ def test_crop_mark_lengths_a4_and_letter() -> None:
     margin = {round(to_mm(ln.length), 6) for ln in lines
               if ln.vertical and (ln.y1 > grid.top or ln.y1 < grid.y)}
     # 11.15 mm margin - 3 mm bleed - 0.5 mm offset - 5 mm clearance - stroke and halo
-    assert margin == {round(11.15 - 3 - 0.5 - 5 - halo, 6)}
+    assert margin == {round(11.15 - 3 - 0.5 - 5 - halo - to_mm(0.01), 6)}
     # the 5.75 mm side margins have no room: the gutters carry those marks, 3 mm long
     assert not [ln for ln in lines if not ln.vertical and ln.x2 < grid.x]
     inside = {round(to_mm(ln.length), 6) for ln in lines if grid.contains(ln.bounds())}
@@ -540,3 +540,25 @@ def test_tiling_errors() -> None:
         tile(0, mm(400), *PAPER["a4"], mm(10), mm(10))
     with pytest.raises(InputError, match="margin and overlap must be 0 or more"):
         tile(mm(500), mm(400), *PAPER["a4"], mm(10), -1)
+
+
+def test_seams_move_off_what_they_must_not_cross() -> None:
+    from eti_print.imposition_tiling import SEAM_CLEARANCE, seam_conflicts, seams
+    equal = tile(mm(510), mm(370), *PAPER["a4"], mm(8), mm(10))
+    assert [round(to_mm(x), 6) for x in seams(equal)[0]] == [260.0]
+    port = Rect(mm(240), mm(100), mm(22), mm(40))
+    assert seam_conflicts(equal, [("port[2]", port)]) == [
+        "the seam 260 mm from the left crosses port[2]"]
+    moved = tile(mm(510), mm(370), *PAPER["a4"], mm(8), mm(10),
+                 avoid_x=[(port.x, port.right)], avoid_y=[(port.y, port.top)])
+    assert moved.pages == equal.pages
+    (x,), _ = seams(moved)
+    assert x >= port.right + SEAM_CLEARANCE - 1e-6
+    assert seam_conflicts(moved, [("port[2]", port)]) == []
+    room = (moved.paper[0] - 2 * mm(8), moved.paper[1] - 2 * mm(8))
+    for t in moved.tiles:
+        assert t.area.w <= room[0] + 1e-6 and t.area.h <= room[1] + 1e-6
+        assert Rect(0, 0, *moved.paper).contains(t.placed.outset(mm(3)))
+    # neighbours still share exactly one glue strip
+    left, right = moved.tiles[0], moved.tiles[1]
+    assert left.area.right - right.area.x == pytest.approx(mm(10))
