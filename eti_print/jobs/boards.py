@@ -23,8 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..context import Output
 from ..errors import InputError, Problem
-from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE
-from ..imposition import Rect
+from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE, Rect
 from ..imposition_tiling import Tiling, seam_conflicts, tile
 from ..layout import Layout
 from ..pdfwriter import DocInfo, new_canvas
