@@ -153,12 +153,24 @@ def balanced(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return out or [items]
 
 
-def _label(canvas: Canvas, font: str, text: str, strips: Sequence[Any]) -> None:
-    """``text`` in the widest strip, as large as fits from 7 pt down to 6 pt (shortened
-    with an ellipsis if even 6 pt is too wide); K-only ink."""
+def _label(canvas: Canvas, font: str, parts: Sequence[str], strips: Sequence[Any]) -> None:
+    """The label's ``parts`` joined in the widest strip, or, if that is too narrow even
+    at 6 pt, the first half of them in the widest strip and the rest in the next."""
     if not strips:
         return
-    strip = strips[0]
+    whole = " \u00b7 ".join(parts)
+    if (len(strips) == 1 or len(parts) < 2
+            or canvas.stringWidth(whole, font, LABEL_MIN_SIZE) <= strips[0].w):
+        _line(canvas, font, whole, strips[0])
+        return
+    half = (len(parts) + 1) // 2
+    _line(canvas, font, " \u00b7 ".join(parts[:half]), strips[0])
+    _line(canvas, font, " \u00b7 ".join(parts[half:]), strips[1])
+
+
+def _line(canvas: Canvas, font: str, text: str, strip: Any) -> None:
+    """``text`` in ``strip``, as large as fits from 7 pt down to 6 pt (shortened with an
+    ellipsis if even 6 pt is too wide); K-only ink."""
     size = 7.0
     while size > LABEL_MIN_SIZE and canvas.stringWidth(text, font, size) > strip.w:
         size -= 0.5
@@ -229,7 +241,7 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
     paper = paper_name(spec.paper)
     pages = 0
 
-    def page(pairs: Sequence[tuple[str, str]], side: int, where: str) -> None:
+    def page(pairs: Sequence[tuple[str, str]], side: int, where: list[str]) -> None:
         nonlocal pages
         for (pair, slot) in zip(pairs, fronts if side == 0 else backs):
             _place(canvas, pair[side], slot)
@@ -251,16 +263,16 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
         canvas.addOutlineEntry(f"{deck.title} ({len(pairs)})", key, level=0)
         sheets = (balanced if deck.secret else _chunks)(pairs, len(fronts))
 
-        def where(n: int, side: str, deck: Deck = deck, count: int = len(sheets)) -> str:
-            head = f"{file} \u00b7 " if file else ""
-            return f"{head}{deck.title} \u00b7 sheet {n} of {count} \u00b7 {side} \u00b7 {paper}"
+        def where(n: int, side: str, deck: Deck = deck, count: int = len(sheets)
+                  ) -> list[str]:
+            return [p for p in (file, deck.title, f"sheet {n} of {count}", side, paper) if p]
 
         if deck.one_sided:
             for n, sheet in enumerate(sheets, 1):
                 page(sheet, 0, where(n, "FRONT"))
         elif folded:
             for n, sheet in enumerate(sheets, 1):
-                page(sheet, 0, where(n, "FRONT | BACK, fold on the dashed line"))
+                page(sheet, 0, where(n, "FRONT | BACK: fold on the dashed line"))
         elif spec.duplex == "none":
             for n, sheet in enumerate(sheets, 1):
                 page(sheet, 0, where(n, "FRONT"))
