@@ -161,6 +161,7 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
     bleed = _length(ctx, entry, index, "bleed", BOARD_BLEED)
     overlap = _length(ctx, entry, index, "overlap", BOARD_OVERLAP)
     margin = _length(ctx, entry, index, "margin", BOARD_MARGIN)
+    clear = tuple(entry.get("seam_clear") or ())
     line, _ = manifest.where(("boards", index, "layout"))
     layout = ctx.layouts.get(entry["layout"], where=manifest.path, line=line,
                              field_name=f"boards[{index}].layout")
@@ -180,7 +181,7 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
         context = base_context(ctx, entry.get("context"), None, board=board)
         layers = resolve_layers(resolver, layout, context, f"board {entry['id']!r}", None, "")
         return [Board(entry["id"], entry["title"], spec, layers, margin, overlap, output,
-                      entry["id"], guarded(resolver, layout, context, height), index)]
+                      entry["id"], guarded(resolver, layout, context, height, clear), index)]
     name = entry.get("as", "item")
     title_line, _ = manifest.where(("boards", index, "title"))
     shared: dict[str, Face] = {}
@@ -199,22 +200,19 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
             problems.extend(exc.problems)
             continue
         boards.append(Board(board_id, title, spec, layers, margin, overlap, output, entry["id"],
-                            guarded(resolver, layout, context, height), index))
+                            guarded(resolver, layout, context, height, clear), index))
     if problems:
         raise InputError(problems)
     return boards
 
 
-#: Boxes a seam must never cross: ports, track spaces, threat slots (by name), and text.
-GUARDED = ("port", "space_", "threat_slot", "vault_space")
-
-
 def guarded(resolver: FaceResolver, layout: Layout, context: dict[str, Any],
-            height: float) -> tuple[tuple[str, Rect], ...]:
-    """The boxes of a board a seam must not cross, in board coordinates (y up)."""
+            height: float, clear: Sequence[str] = ()) -> tuple[tuple[str, Rect], ...]:
+    """The boxes of a board a seam must not cross, in board coordinates (y up): every
+    text box, and the boxes whose names start with one of ``clear`` (``seam_clear:``)."""
     out = []
     for box in resolver.outlines(layout, context):
-        if box.type == "text" or box.name.startswith(GUARDED):
+        if box.type == "text" or (clear and box.name.startswith(tuple(clear))):
             if box.w > 0 and box.h > 0:
                 out.append((box.name, Rect(box.x, height - box.y - box.h, box.w, box.h)))
     return tuple(out)
@@ -229,9 +227,9 @@ def resolve(ctx: Context) -> list[Board]:
 
 def seam_problems(ctx: Context, boards: Sequence[Board]) -> list[Problem]:
     """A problem at the board's entry in pack.yaml for every seam of its tiling on this
-    paper that crosses a port, track space, threat slot or text, naming board and box.
+    paper that crosses a text box or a ``seam_clear:`` box, naming board and box.
 
-    Not yet enforced by ``resolve``: the E.T.I. boards' layouts leave no straight
+    Not yet enforced by ``resolve``: the bundled game's board layouts leave no straight
     corridor across them, so their seams cross boxes on both papers (see README).
     """
     manifest = ctx.dataset.manifest
