@@ -62,10 +62,16 @@ class Scale:
     values: tuple[float, ...]
 
 
+#: The ``--duplex`` modes that print a back on the far side of a sheet, so can drift:
+#: glue is fed through again by hand, turned on its long edge.
+CALIBRATED = ("long", "short", "glue")
+
+
 def _spec(paper: tuple[float, float], duplex: str,
           back_offset: tuple[float, float]) -> SheetSpec:
-    if duplex not in ("long", "short"):
-        raise fail(f"calibration needs a duplex flip, long or short (got {duplex!r})")
+    if duplex not in CALIBRATED:
+        raise fail(f"calibration needs a flip, long, short or glue (got {duplex!r})",
+                   hint="fold prints fronts and backs on one side: nothing drifts")
     # The sheet's card grid is irrelevant; only the paper, flip and offset matter.
     return SheetSpec(paper, (mm(10), mm(10)), cols=1, rows=1, duplex=duplex,
                      back_offset=back_offset)
@@ -124,10 +130,13 @@ def _number(points: float, minus: str = "\u2212") -> str:
 
 
 def _paragraphs(paper_name: str, duplex: str, offset: tuple[float, float]) -> list[str]:
-    edge, other = (("long", "short") if duplex == "long" else ("short", "long"))
+    edge, other = (("short", "long") if duplex == "short" else ("long", "short"))
     x, y = _number(offset[0], "-"), _number(offset[1], "-")
+    how = ("Print page 1, put the sheet back in the tray turned over on its long edge and "
+           "print page 2 on its back, both" if duplex == "glue" else
+           "Print both pages double-sided on one sheet")
     return [
-        "1. Print both pages double-sided on one sheet at 100 % (\u201cactual size\u201d, not "
+        f"1. {how} at 100 % (\u201cactual size\u201d, not "
         f"\u201cfit to page\u201d), flipping on the {edge} edge. The bars below must measure "
         "exactly 100 mm and 4 in; if not, the page was scaled.",
         f"2. Turn the sheet over on its {edge} edge: \u201cBACK \u2013 this way up\u201d must be "
@@ -135,10 +144,12 @@ def _paragraphs(paper_name: str, duplex: str, offset: tuple[float, float]) -> li
         "3. Hold the sheet up to a light, this side towards you. On each scale, find where a "
         "line from the back lies exactly on a line of this side and read the number there "
         "(between two numbers: the half step). Horizontal scales give X, vertical scales Y.",
-        f"4. Use the center readings, in millimeters: {BUILD_COMMAND} --back-offset X,Y "
+        f"4. Use the center readings, in millimeters: {BUILD_COMMAND} --duplex {duplex} "
+        "--back-offset X,Y "
         "(for example --back-offset 1.5,-0.5).",
         f"5. To check, print again with {CALIBRATE_COMMAND} --paper {paper_name} "
-        "--back-offset X,Y: all scales should read 0; if not, add the new readings to "
+        f"--duplex {duplex} --back-offset X,Y: all scales should read 0; if not, add the "
+        "new readings to "
         f"your offset. This sheet was printed with back offset X = {x} mm, Y = {y} mm.",
     ]
 
@@ -236,7 +247,8 @@ def _back(canvas: Canvas, paper: tuple[float, float], duplex: str,
     canvas.setFont(body, 8.5)
     canvas.drawCentredString(
         w / 2, h - mm(38),
-        f"Page 2 (back), flip on the {duplex} edge, printed with back offset "
+        f"Page 2 (back), flip on the {'short' if duplex == 'short' else 'long'} edge, "
+        "printed with back offset "
         f"X = {_number(offset[0], '-')} mm, Y = {_number(offset[1], '-')} mm. "
         "Read the scales from the other side.")
     for scale in all_scales:
@@ -257,7 +269,8 @@ def calibration_pdf(paper: str = "a4", fonts: FontSet | None = None,
     buffer = io.BytesIO()
     # Without initialFontName reportlab names Helvetica (never embedded) on every page.
     canvas = new_canvas(buffer, size, fonts["body"].regular,
-                        DocInfo(f"eti-print duplex calibration ({name})", author=None))
+                        DocInfo(f"eti-print duplex calibration ({name})", author=None),
+                        duplex=duplex)
     canvas.setStrokeColorCMYK(0, 0, 0, 1)
     canvas.setFillColorCMYK(0, 0, 0, 1)
     _front(canvas, size, name, duplex, back_offset, fonts, all_scales)
@@ -281,7 +294,8 @@ def render_calibration(path: str | Path, paper: str = "a4", fonts: FontSet | Non
     return target
 
 
-def calibrate(out_dir: Path, paper: str, offset: tuple[float, float]) -> Path:
+def calibrate(out_dir: Path, paper: str, offset: tuple[float, float],
+              duplex: str = "long") -> Path:
     """``eti-print calibrate``: write the calibration sheet into ``out_dir``."""
     from .fonts import load_fonts
     from .output import prepare_dir
@@ -290,12 +304,12 @@ def calibrate(out_dir: Path, paper: str, offset: tuple[float, float]) -> Path:
     fonts = load_fonts(Pack.open(None))
     target = prepare_dir(out_dir) / f"calibration-{slug(paper)}.pdf"
     render_calibration(target, paper=paper, fonts=fonts,
-                       back_offset=(mm(offset[0]), mm(offset[1])))
+                       back_offset=(mm(offset[0]), mm(offset[1])), duplex=duplex)
     return target
 
 
 def calibration_options(paper: str | None, offset: tuple[float, float] | None,
-                        start: str | Path | None = None) -> Any:
+                        start: str | Path | None = None, duplex: str | None = None) -> Any:
     """The sheet's paper and back offset: the command line's; else the ``print:``
     defaults of the pack the working folder (``start``) is in; else A4 and 0,0."""
     from .options import PrintRequest
@@ -303,11 +317,14 @@ def calibration_options(paper: str | None, offset: tuple[float, float] | None,
     from .yamlload import load
     defaults: dict[str, Any] = {}
     lines: dict[str, int | None] = {}
-    root = find_pack(start) if paper is None or offset is None else None
+    root = find_pack(start) if paper is None or offset is None or duplex is None else None
     if root is not None:
         doc = load(root / "pack.yaml", "pack.yaml")
         section = doc.data.get("print") if isinstance(doc.data, dict) else None
         if isinstance(section, dict):
-            defaults = {k: v for k, v in section.items() if k in ("paper", "back_offset")}
+            defaults = {k: v for k, v in section.items()
+                        if k in ("paper", "back_offset")
+                        or (k == "duplex" and v in CALIBRATED)}
             lines = {k: doc.where(("print", k))[0] for k in defaults}
-    return PrintRequest(paper=paper, back_offset=offset).resolve(defaults, "pack.yaml", lines)
+    return PrintRequest(paper=paper, back_offset=offset, duplex=duplex).resolve(
+        defaults, "pack.yaml", lines)

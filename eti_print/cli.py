@@ -109,7 +109,8 @@ def _print_options(args: argparse.Namespace):
     """What the command line says; pack.yaml's ``print:`` and the defaults fill the rest."""
     from .options import PrintRequest
     return PrintRequest(paper=args.paper, duplex=args.duplex, back_offset=args.back_offset,
-                        ink_saver=args.ink_saver, booklet=getattr(args, "booklet", False))
+                        ink_saver=args.ink_saver, booklet=getattr(args, "booklet", False),
+                        gutter=getattr(args, "gutter", None))
 
 
 def _report(args: argparse.Namespace, work: Any) -> int:
@@ -135,10 +136,10 @@ def _cmd_build(args: argparse.Namespace) -> int:
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
     from .calibrate import calibrate, calibration_options
-    options = calibration_options(args.paper, args.back_offset)
-    path = calibrate(Path(args.out), options.paper, options.back_offset)
+    options = calibration_options(args.paper, args.back_offset, duplex=args.duplex)
+    path = calibrate(Path(args.out), options.paper, options.back_offset, options.duplex)
     if args.verbose:
-        print(options.describe(("paper", "back_offset")))
+        print(options.describe(("paper", "duplex", "back_offset")))
     if not args.quiet:
         print(f"wrote {path}")
     return 0
@@ -257,14 +258,31 @@ def _reporter():
     return Reporter(sys.stderr)
 
 
+def _gutter(value: str) -> float:
+    try:
+        mm = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"gutter must be a number of mm (got {value!r})") \
+            from None
+    if not (0 <= mm <= 20):
+        raise argparse.ArgumentTypeError(f"gutter must be 0 to 20 mm (got {value!r})")
+    return mm
+
+
 def _add_print_options(p: argparse.ArgumentParser) -> None:
     # None: not given, so pack.yaml's print: (then the built-in default) decides
     p.add_argument("--paper", type=_paper, default=None,
                    help="a4 or letter (default: pack.yaml's print: paper, else a4)")
-    p.add_argument("--duplex", choices=("long", "short", "none"), default=None,
-                   help="flip edge for double-sided printing: long (backs mirrored left to "
-                        "right), short (rows reversed) or none (backs on separate sheets); "
-                        "default: pack.yaml's print: duplex, else long")
+    p.add_argument("--duplex", choices=("long", "short", "glue", "fold", "none"), default=None,
+                   help="two-sided printing: long (duplex, flip on the long edge), short "
+                        "(flip on the short edge), glue (one-sided; each back sheet, mirrored "
+                        "for a long-edge flip, follows its front: glue them back to back), "
+                        "fold (fronts and backs side by side on one sheet: fold and glue) or "
+                        "none (backs unmirrored, after all fronts); default: pack.yaml's "
+                        "print: duplex, else long")
+    p.add_argument("--gutter", type=_gutter, default=None, metavar="MM",
+                   help="space between neighbouring cards and pieces, in mm, each one's "
+                        "bleed filling its half (default: the sheet settings', 4 for cards)")
     p.add_argument("--back-offset", type=_offset, default=None, metavar="X,Y",
                    help="shift back sheets by X,Y mm to correct printer drift "
                         "(read it from 'eti-print calibrate'; default: pack.yaml's print: "
@@ -338,6 +356,10 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--back-offset", type=_offset, default=None, metavar="X,Y",
                    help="offset to verify, in mm (default: the print: back_offset of the "
                         "pack.yaml here or above, else 0,0)")
+    p.add_argument("--duplex", choices=("long", "short", "glue"), default=None,
+                   help="the flip to measure: long or short (a duplex printer), or glue "
+                        "(the sheet fed again by hand, turned on its long edge); default: "
+                        "the print: duplex of the pack.yaml here or above, else long")
     p.set_defaults(handler=_cmd_calibrate)
 
     p = sub.add_parser("export", help="card files for print-on-demand (pdf, png) and "

@@ -9,24 +9,34 @@ bottom-left, y up).
 
 Decisions, each one tested in ``tests/test_imposition.py``:
 
-* The grid is centred on the paper.  Symmetric margins make the duplex mirror
-  land every back exactly behind its front.
+* The grid is centred on the paper (with ``duplex="fold"``, on its first
+  half).  Symmetric margins make the duplex mirror land every back exactly
+  behind its front.  ``SheetSpec.fit(rotate=True)`` turns the paper when that
+  fits more (poker cards on Letter: eight landscape, not six portrait).
 * A card's bleed reaches ``bleed`` past its trim on the grid's outer edges and
   ``min(bleed, gutter / 2)`` towards a neighbour, so neighbours' bleeds never
-  overlap (with gutter 0 abutting cards share their cut line).
-* Crop marks sit in the margins on the extension of every cut line, at both
-  ends, starting ``mark_offset`` outside the grid's bleed.  Where a margin is
-  too narrow for the full ``mark_length`` the marks on that edge are shortened
-  to what fits on the paper (the ink of the square cap included); if less than
-  ``MIN_MARK`` fits, that edge gets no marks and ``unmarked_edges`` names it so
-  the build can warn.  ``SheetSpec.fit`` never chooses such a layout.
+  overlap (with gutter 0 abutting cards share their cut line).  With a gutter
+  of ``2 * CUT_TOLERANCE`` or more a cut that far off shows the card's own
+  colour.
+* Crop marks never come within ``edge_clearance`` (5 mm) of the paper edge:
+  home printers leave their outer 3-6 mm blank.  In the margins they sit on
+  the extension of every cut line, at both ends, starting ``mark_offset``
+  outside the grid's bleed, shortened to what fits (if less than
+  ``MIN_MARK`` fits, that margin gets none).  In every gutter wide enough,
+  each cut line crossing it is marked across it (corner crosses, as
+  protograf's grid marks), so a line whose margins have no room is marked at
+  the gutters nearest its ends; no mark enters a trim.  ``unmarked_edges``
+  names the edges whose lines end unmarked; ``SheetSpec.fit`` never chooses
+  such a layout.
 * Backs: on a portrait sheet a long-edge flip mirrors left-right and a
   short-edge flip mirrors top-bottom (backs stay upright); landscape sheets
-  swap the two.  ``duplex="none"`` puts each back where its front is (for
-  cutting out and gluing).  ``back_offset`` moves every back by (dx, dy) in
-  the back page's own coordinates: x to the right and y up as you look at the
-  back.  It compensates a printer's drift: a printer that shifts backs by d
-  needs ``back_offset = -d``.
+  swap the two.  ``glue`` lays backs out as ``long`` does (printed one-sided,
+  glued back to back); ``fold`` mirrors them about the fold line across the
+  middle of the sheet, on the same page; ``none`` puts each back where its
+  front is.  ``back_offset`` moves every back by (dx, dy) in the back page's
+  own coordinates: x to the right and y up as you look at the back.  It
+  compensates a printer's drift: a printer that shifts backs by d needs
+  ``back_offset = -d`` (``fold`` cannot drift and ignores it).
 """
 
 from __future__ import annotations
@@ -37,14 +47,21 @@ from dataclasses import dataclass, field
 
 from reportlab.pdfgen.canvas import Canvas
 
-from .errors import fail
+from .errors import InputError, fail
 from .units import mm, show_mm
 
-DUPLEX_MODES: tuple[str, ...] = ("long", "short", "none")
+#: long/short: a duplex printer flips the sheet on that edge; glue: backs laid out as
+#: for a long-edge flip, each back sheet right after its front, printed one-sided and
+#: glued back to back; fold: fronts and backs side by side on one sheet, mirrored about
+#: a fold line; none: each back where its front is, every back sheet after the fronts.
+DUPLEX_MODES: tuple[str, ...] = ("long", "short", "glue", "fold", "none")
+
 
 DEFAULT_MARK_LENGTH = mm(3)
 DEFAULT_MARK_OFFSET = mm(0.5)
 DEFAULT_MARK_STROKE = 0.3
+#: A mark's white halo is this much wider than its stroke (half each side).
+MARK_HALO = 0.6
 #: Thinner strokes vanish on laser prints.
 MIN_MARK_STROKE = 0.25
 #: Shorter marks are too short to line a paper trimmer up with.
@@ -52,6 +69,12 @@ MIN_MARK = mm(1.5)
 #: Most home printers cannot print closer than about 4-5 mm to the paper edge;
 #: trim lines must print.
 DEFAULT_MIN_MARGIN = mm(5)
+#: Nothing of a mark comes closer than this to a paper edge: home printers leave
+#: their outer 3-6 mm blank.
+DEFAULT_EDGE_CLEARANCE = mm(5)
+#: How far a cut may miss its line and still show only the card's own colour: the
+#: gutter between two cards is at least twice this, each card's bleed filling its half.
+CUT_TOLERANCE = mm(1)
 #: Geometry comparisons: far below anything a printer resolves.
 EPS = 1e-6
 #: Two sides are in register when they agree within this.
@@ -190,12 +213,13 @@ class SheetSpec:
     """A sheet of equal cards (or any items) in a grid centred on the paper.
 
     ``cols``/``rows`` of 0 mean "as many as fit" while keeping ``min_margin``
-    (raised if needed so crop marks of at least ``MIN_MARK`` fit) between the
-    paper edge and the trim of the outermost cards.  Explicit ``cols``/``rows``
-    only have to fit on the paper with their bleed.  ``edge_clearance`` is
-    the printer's unprintable border: crop marks stay that far from the paper
-    edge (default 0: marks may run to the edge).  ``where`` names the file the
-    spec came from, for error messages.
+    between the paper edge and the trim of the outermost cards; where two or
+    more fit and the gutter carries marks, the cut lines are marked in the
+    gutters, else the margin is raised so marks of at least ``MIN_MARK`` fit
+    outside the bleed.  Explicit ``cols``/``rows`` only have to fit on the
+    paper with their bleed.  ``edge_clearance`` is the printer's unprintable
+    border: no mark comes closer to the paper edge (default 5 mm).  ``where``
+    names the file the spec came from, for error messages.
     """
 
     paper: tuple[float, float]
@@ -210,7 +234,7 @@ class SheetSpec:
     duplex: str = "long"
     back_offset: tuple[float, float] = (0.0, 0.0)
     min_margin: float = DEFAULT_MIN_MARGIN
-    edge_clearance: float = 0.0
+    edge_clearance: float = DEFAULT_EDGE_CLEARANCE
     where: str | None = field(default=None, compare=False, repr=False)
 
     def __post_init__(self) -> None:
@@ -235,12 +259,13 @@ class SheetSpec:
             raise bad(f"crop mark stroke must be at least {MIN_MARK_STROKE} pt "
                       f"(got {self.mark_stroke!r})", "thinner lines vanish on laser prints",
                       name="mark_stroke")
-        if self.mark_offset < self.mark_stroke / 2:
-            raise bad(f"crop mark offset must be at least half the stroke "
-                      f"({self.mark_stroke / 2:g} pt) so no ink enters the bleed",
+        if self.mark_offset < (self.mark_stroke + MARK_HALO) / 2:
+            raise bad(f"crop mark offset must be at least half the stroke and its halo "
+                      f"({(self.mark_stroke + MARK_HALO) / 2:g} pt) so no ink enters the bleed",
                       name="mark_offset")
         if self.duplex not in DUPLEX_MODES:
-            raise bad(f"unknown duplex mode {self.duplex!r}", "duplex is long, short or none",
+            raise bad(f"unknown duplex mode {self.duplex!r}",
+                      "duplex is " + ", ".join(DUPLEX_MODES[:-1]) + " or " + DUPLEX_MODES[-1],
                       name="duplex")
         if len(self.back_offset) != 2 or not all(finite(v) for v in self.back_offset):
             raise bad(f"back offset must be two lengths (got {self.back_offset!r})",
@@ -251,36 +276,61 @@ class SheetSpec:
                 raise bad(f"{name} must be a whole number, 0 for as many as fit "
                           f"(got {value!r})", name=name)
 
-        pw, ph = self.paper
+        if self.duplex == "fold":   # registered by construction: no drift to correct
+            object.__setattr__(self, "back_offset", (0.0, 0.0))
+        area = self.area
         cw, ch = self.card
-        margin = max(self.min_margin,
-                     self.bleed + self.mark_offset + MIN_MARK + self.mark_stroke / 2
+        base = max(self.min_margin, self.edge_clearance)
+        # margins wide enough for a mark outside the bleed, clear of the paper edge
+        marked = max(base, self.bleed + self.mark_offset + MIN_MARK
+                     + (self.mark_stroke + MARK_HALO) / 2
                      + self.edge_clearance)
+
+        def count(length: float, item: float) -> int:
+            # marks in the gutters free the margins of marks, if two or more fit
+            n = _fits(length - 2 * base, item, self.gutter)
+            if n >= 2 and self.gutter_marks:
+                return n
+            return _fits(length - 2 * marked, item, self.gutter)
+
         if self.cols == 0:
-            object.__setattr__(self, "cols", _fits(pw - 2 * margin, cw, self.gutter))
+            object.__setattr__(self, "cols", count(area.w, cw))
         if self.rows == 0:
-            object.__setattr__(self, "rows", _fits(ph - 2 * margin, ch, self.gutter))
+            object.__setattr__(self, "rows", count(area.h, ch))
+
         def size(w: float, h: float) -> str:
             return f"{show_mm(w)[:-3]} x {show_mm(h)}"
 
         if self.cols == 0 or self.rows == 0:
             raise bad(f"a {size(cw, ch)} card with {show_mm(self.bleed)} bleed does not fit on "
-                      f"{size(pw, ph)} paper inside {show_mm(margin)} margins",
+                      f"{size(area.w, area.h)} paper inside {show_mm(base)} margins",
                       "use a smaller card, less bleed or bigger paper")
         need = self.grid_bleed_size
-        if need[0] > pw + EPS or need[1] > ph + EPS:
+        if need[0] > area.w + EPS or need[1] > area.h + EPS:
             raise bad(f"{self.cols} x {self.rows} cards of {size(cw, ch)} with "
                       f"{show_mm(self.bleed)} bleed need {size(*need)}, but the paper is "
-                      f"{size(pw, ph)}",
+                      f"{size(area.w, area.h)}",
                       "use smaller cards, less bleed or gutter, or fewer columns/rows")
 
     @classmethod
     def fit(cls, paper: tuple[float, float], card: tuple[float, float], bleed: float = 0.0,
             gutter: float = 0.0, min_margin: float = DEFAULT_MIN_MARGIN,
-            **options: object) -> SheetSpec:
-        """The spec with as many columns and rows as fit (``options``: other fields)."""
-        return cls(paper=paper, card=card, bleed=bleed, gutter=gutter, min_margin=min_margin,
+            rotate: bool = False, **options: object) -> SheetSpec:
+        """The spec with as many columns and rows as fit (``options``: other fields).
+
+        With ``rotate`` the paper may also be turned (portrait to landscape or back)
+        when that fits more cards; on a tie it stays as given.
+        """
+        spec = cls(paper=paper, card=card, bleed=bleed, gutter=gutter, min_margin=min_margin,
                    **options)  # type: ignore[arg-type]
+        if not rotate:
+            return spec
+        try:
+            turned = cls(paper=(paper[1], paper[0]), card=card, bleed=bleed, gutter=gutter,
+                         min_margin=min_margin, **options)  # type: ignore[arg-type]
+        except InputError:
+            return spec
+        return turned if turned.per_sheet > spec.per_sheet else spec
 
     @property
     def per_sheet(self) -> int:
@@ -302,10 +352,41 @@ class SheetSpec:
         return (w + 2 * self.bleed, h + 2 * self.bleed)
 
     @property
+    def area(self) -> Rect:
+        """Where the front grid goes: the whole paper, or with ``duplex="fold"`` the
+        first half of it (the left half of a landscape sheet, the top half of a
+        portrait one), the backs filling the other half."""
+        pw, ph = self.paper
+        if self.duplex != "fold":
+            return Rect(0, 0, pw, ph)
+        if self.landscape:
+            return Rect(0, 0, pw / 2, ph)
+        return Rect(0, ph / 2, pw, ph / 2)
+
+    @property
+    def fold_line(self) -> Line | None:
+        """With ``duplex="fold"`` the fold, across the middle of the paper (1 mm more
+        than ``edge_clearance`` clear of the paper edges); else None."""
+        if self.duplex != "fold":
+            return None
+        pw, ph = self.paper
+        c = self.edge_clearance + mm(1)
+        if self.landscape:
+            return Line(pw / 2, c, pw / 2, ph - c)
+        return Line(c, ph / 2, pw - c, ph / 2)
+
+    @property
+    def gutter_marks(self) -> bool:
+        """Is the gutter wide enough to carry marks (``MIN_MARK`` long, ``mark_offset``
+        clear of both trims)?"""
+        return self.gutter + EPS >= 2 * self.mark_offset + MIN_MARK
+
+    @property
     def grid(self) -> Rect:
-        """The trimmed grid, centred on the paper."""
+        """The trimmed grid, centred on the paper (on its half with ``duplex="fold"``)."""
         w, h = self.grid_size
-        return Rect((self.paper[0] - w) / 2, (self.paper[1] - h) / 2, w, h)
+        a = self.area
+        return Rect(a.x + (a.w - w) / 2, a.y + (a.h - h) / 2, w, h)
 
     @property
     def margins(self) -> Margins:
@@ -318,7 +399,9 @@ class SheetSpec:
         """The axis a duplex flip mirrors: ``"x"``, ``"y"`` or None."""
         if self.duplex == "none":
             return None
-        long_flip = self.duplex == "long"
+        if self.duplex == "fold":
+            return "x" if self.landscape else "y"
+        long_flip = self.duplex in ("long", "glue")
         return "x" if long_flip != self.landscape else "y"
 
 
@@ -385,16 +468,25 @@ def _distinct(values: Iterable[float]) -> list[float]:
     return out
 
 
+def _home(spec: SheetSpec, b: Rect) -> Rect:
+    """The part of the paper a grid bounded by ``b`` lies in: the paper, or with
+    ``duplex="fold"`` the half of it (marks never cross the fold)."""
+    area = spec.area
+    return area if area.contains(b) or spec.duplex != "fold" else flip(area, spec)
+
+
 def _mark_lengths(spec: SheetSpec, slots: list[Slot]) -> dict[str, float]:
-    """Per edge, how long its marks are (0: no room for a useful mark)."""
+    """Per edge, how long its marks in the margin are (0: no room for a useful mark
+    ``edge_clearance`` clear of the paper edge or the fold)."""
     b = bounding(s.bleed for s in slots)
-    pw, ph = spec.paper
-    off, cap = spec.mark_offset, spec.mark_stroke / 2 + spec.edge_clearance
+    home = _home(spec, b)
+    # (a hundredth of a point to spare: the limit is never crossed by rounding)
+    off, cap = spec.mark_offset, (spec.mark_stroke + MARK_HALO) / 2 + spec.edge_clearance + 0.01
     rooms = {
-        "top": ph - (b.top + off),
-        "bottom": b.y - off,
-        "left": b.x - off,
-        "right": pw - (b.right + off),
+        "top": home.top - (b.top + off),
+        "bottom": b.y - off - home.y,
+        "left": b.x - off - home.x,
+        "right": home.right - (b.right + off),
     }
     shortest = min(MIN_MARK, spec.mark_length)
     lengths = {}
@@ -404,19 +496,43 @@ def _mark_lengths(spec: SheetSpec, slots: list[Slot]) -> dict[str, float]:
     return lengths
 
 
+def _gaps(spans: Iterable[tuple[float, float]], least: float) -> list[tuple[float, float]]:
+    """The gutters (at least ``least`` wide) between consecutive (start, end) spans."""
+    ordered = sorted({(round(a, 6), round(b, 6)): (a, b) for a, b in spans}.values())
+    return [(ordered[i][1], ordered[i + 1][0]) for i in range(len(ordered) - 1)
+            if ordered[i + 1][0] - ordered[i][1] + EPS >= least]
+
+
+def _gutters(spec: SheetSpec, slots: list[Slot]) -> tuple[list[tuple[float, float]],
+                                                           list[tuple[float, float]]]:
+    """(vertical gutters as x ranges, horizontal gutters as y ranges) wide enough for marks."""
+    least = 2 * spec.mark_offset + MIN_MARK
+    return (_gaps(((s.trim.x, s.trim.right) for s in slots), least),
+            _gaps(((s.trim.y, s.trim.top) for s in slots), least))
+
+
 def unmarked_edges(spec: SheetSpec, slots: list[Slot] | None = None) -> list[str]:
-    """Edges (``top``, ``bottom``, ``left``, ``right``) too narrow for crop marks."""
-    lengths = _mark_lengths(spec, slots if slots is not None else front_slots(spec))
-    return [edge for edge, length in lengths.items() if length <= 0]
+    """Edges (``top``, ``bottom``, ``left``, ``right``) whose cut lines end unmarked:
+    no room for a mark in that margin and no gutter across those cut lines."""
+    slots = slots if slots is not None else front_slots(spec)
+    lengths = _mark_lengths(spec, slots)
+    columns, rows = _gutters(spec, slots)
+    return [edge for edge, length in lengths.items()
+            if length <= 0 and not (rows if edge in ("top", "bottom") else columns)]
 
 
 def crop_marks(spec: SheetSpec, slots: list[Slot] | None = None) -> list[Line]:
     """Crop marks for ``slots`` (default: the front slots).
 
-    Every distinct cut line gets a mark at both of its ends, drawn from the
-    grid outwards: vertical cuts at the top and bottom, horizontal cuts at the
-    left and right.  Order: top, bottom (left to right), left, right (bottom
-    to top).
+    Every distinct cut line is marked at both of its ends.  In the margins, where
+    a mark fits ``edge_clearance`` clear of the paper edge: vertical cuts at the
+    top and bottom, horizontal cuts at the left and right, drawn from the grid
+    outwards.  In every gutter (as protograf's grid marks): each cut line that
+    crosses it is marked across it, ``mark_offset`` clear of both trims, so the
+    marks form crosses at the card corners and each line is marked at the
+    gutters nearest its ends when the margins have no room.  Order: top, bottom
+    (left to right), left, right (bottom to top), then the vertical gutters (left
+    to right), then the horizontal ones (bottom to top).
     """
     slots = slots if slots is not None else front_slots(spec)
     b = bounding(s.bleed for s in slots)
@@ -433,23 +549,48 @@ def crop_marks(spec: SheetSpec, slots: list[Slot] | None = None) -> list[Line]:
         lines += [Line(b.x - off, y, b.x - off - lengths["left"], y) for y in ys]
     if lengths["right"]:
         lines += [Line(b.right + off, y, b.right + off + lengths["right"], y) for y in ys]
-    return lines
+    columns, rows = _gutters(spec, slots)
+    for x0, x1 in columns:
+        lines += [Line(a, y, b, y) for a, b in _across(spec, x0, x1) for y in ys]
+    for y0, y1 in rows:
+        lines += [Line(x, a, x, b) for a, b in _across(spec, y0, y1) for x in xs]
+    # backs moved by --back-offset may bring a mark too near the edge: it goes
+    clear = Rect(0, 0, *spec.paper).inset(spec.edge_clearance)
+    half = (spec.mark_stroke + MARK_HALO) / 2
+    return [ln for ln in lines if clear.contains(ln.bounds().outset(half))]
+
+
+def _across(spec: SheetSpec, a: float, b: float) -> list[tuple[float, float]]:
+    """The marks across a gutter from ``a`` to ``b``: one from side to side if it is no
+    longer than ``mark_length``, else one ``mark_length`` long from each side."""
+    off, length = spec.mark_offset, spec.mark_length
+    span = b - a - 2 * off
+    if span <= length + EPS:
+        return [(a + off, b - off)]
+    each = min(length, span / 2 - off)
+    if each + EPS < MIN_MARK:
+        middle = (a + b) / 2
+        return [(middle - length / 2, middle + length / 2)]
+    return [(a + off, a + off + each), (b - off - each, b - off)]
 
 
 def draw_crop_marks(canvas: Canvas, lines: list[Line], stroke: float = DEFAULT_MARK_STROKE) -> None:
-    """Stroke ``lines`` in pure black ink (K only: crisp on any printer), square caps."""
+    """Stroke ``lines`` in pure black ink (K only: crisp on any printer), square caps, over
+    a white halo ``MARK_HALO`` wider, so a mark in a dark gutter still shows."""
     if not lines:
         return
     canvas.saveState()
-    canvas.setStrokeColorCMYK(0, 0, 0, 1)
-    canvas.setLineWidth(max(stroke, MIN_MARK_STROKE))
     canvas.setLineCap(2)
     canvas.setDash([], 0)
-    path = canvas.beginPath()
-    for line in lines:
-        path.moveTo(line.x1, line.y1)
-        path.lineTo(line.x2, line.y2)
-    canvas.drawPath(path, stroke=1, fill=0)
+    width = max(stroke, MIN_MARK_STROKE)
+    for colour, w in (((0, 0, 0, 0), width + MARK_HALO), ((0, 0, 0, 1), width)):
+        canvas.setStrokeColorCMYK(*colour)
+        canvas.setLineWidth(w)
+        path = canvas.beginPath()
+        for line in lines:
+            path.moveTo(line.x1, line.y1)
+            path.lineTo(line.x2, line.y2)
+        canvas.drawPath(path, stroke=1, fill=0)
     canvas.restoreState()
 
 

@@ -59,10 +59,12 @@ def back_rotated(duplex: str) -> bool:
     """Whether back sides must be rotated 180 degrees for the printer's flip edge.
 
     Landscape sheets folded in the middle read right when the sheet turns
-    about its short edge; a long-edge flip turns the back upside down.
+    about its short edge; a long-edge flip turns the back upside down.  A
+    booklet cannot be glued or folded from two-up sides, so ``glue`` and
+    ``fold`` print as ``none``: the stack fed through again.
     """
-    if duplex not in ("long", "short", "none"):
-        raise ValueError(f"duplex is long, short or none (got {duplex!r})")
+    if duplex not in ("long", "short", "glue", "fold", "none"):
+        raise ValueError(f"duplex is long, short, glue, fold or none (got {duplex!r})")
     return duplex == "long"
 
 
@@ -77,7 +79,7 @@ def sheet_sides(n_pages: int, duplex: str = "short") -> list[SheetSide]:
     rotate = back_rotated(duplex)
     sides = [SheetSide(left, right, i % 2 == 1, rotate and i % 2 == 1)
              for i, (left, right) in enumerate(order)]
-    if duplex == "none":
+    if duplex in ("glue", "fold", "none"):
         return [s for s in sides if not s.back] + [s for s in sides if s.back]
     return sides
 

@@ -10,11 +10,12 @@ count from the top of the board.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from .errors import fail
 from .imposition import EPS, Rect
-from .units import show_mm
+from .units import mm, show_mm
 
 SIDES = ("left", "right", "above", "below")
 
@@ -90,17 +91,63 @@ def _split(board: float, room: float, overlap: float) -> tuple[int, float]:
     return n, (board + (n - 1) * overlap) / n
 
 
+#: A seam keeps this far from anything it must not cross (a cut that far off still
+#: misses it).
+SEAM_CLEARANCE = mm(2)
+
+
+def _seams(board: float, room: float, overlap: float, n: int,
+           avoid: Sequence[tuple[float, float]]) -> list[float]:
+    """Where the ``n - 1`` seams of one axis go: the covering piece's cut, measured from
+    the start of the axis.  Piece ``c`` covers [seam(c) - overlap, seam(c + 1)], no
+    longer than ``room``.  Each seam goes where equal pieces put it, or else to the
+    nearest place ``SEAM_CLEARANCE`` clear of every ``avoid`` interval that keeps every
+    piece inside ``room`` (left where it is if there is none: ``seam_conflicts``)."""
+    if n <= 1:
+        return []
+    length = (board + (n - 1) * overlap) / n
+    seams: list[float] = []
+    previous = overlap          # the first piece starts at 0
+    blocked = [(a - SEAM_CLEARANCE, b + SEAM_CLEARANCE) for a, b in avoid]
+    for c in range(1, n):
+        preferred = c * (length - overlap) + overlap
+        low = max(previous + EPS, board - (n - c) * (room - overlap))
+        high = previous - overlap + room
+        candidates = [preferred] + [v for a, b in blocked for v in (a, b)]
+        free = [v for v in candidates if low - EPS <= v <= high + EPS
+                and not any(a < v < b for a, b in blocked)]
+        chosen = min(free, key=lambda v: (abs(v - preferred), v)) if free else preferred
+        seams.append(chosen)
+        previous = chosen
+    return seams
+
+
+def _spans(board: float, overlap: float, seams: list[float]) -> list[tuple[float, float]]:
+    """(start, length) of each piece along one axis, from its seams."""
+    starts = [0.0] + [v - overlap for v in seams]
+    ends = seams + [board]
+    return [(a, b - a) for a, b in zip(starts, ends)]
+
+
 def _layout(board_w: float, board_h: float, paper: tuple[float, float], margin: float,
-            overlap: float) -> Tiling:
+            overlap: float, avoid_x: Sequence[tuple[float, float]] = (),
+            avoid_y: Sequence[tuple[float, float]] = (), extra: tuple[int, int] = (0, 0)
+            ) -> Tiling:
     pw, ph = paper
-    cols, tw = _split(board_w, pw - 2 * margin, overlap)
-    rows, th = _split(board_h, ph - 2 * margin, overlap)
-    placed = Rect((pw - tw) / 2, (ph - th) / 2, tw, th)
+    cols, _ = _split(board_w, pw - 2 * margin, overlap)
+    rows, _ = _split(board_h, ph - 2 * margin, overlap)
+    cols, rows = cols + (extra[0] if cols > 1 else 0), rows + (extra[1] if rows > 1 else 0)
+    xs = _spans(board_w, overlap, _seams(board_w, pw - 2 * margin, overlap, cols, avoid_x))
+    # rows count from the top: seams measured down from the board's top edge
+    down = [(board_h - b, board_h - a) for a, b in avoid_y]
+    ys = _spans(board_h, overlap, _seams(board_h, ph - 2 * margin, overlap, rows, down))
     tiles = []
     for row in range(rows):
         for col in range(cols):
             page = row * cols + col
-            area = Rect(col * (tw - overlap), board_h - row * (th - overlap) - th, tw, th)
+            (x0, tw), (y0, th) = xs[col], ys[row]
+            area = Rect(x0, board_h - y0 - th, tw, th)
+            placed = Rect((pw - tw) / 2, (ph - th) / 2, tw, th)
             tiles.append(Tile(
                 page, row, col, area, placed,
                 left=page - 1 if col > 0 else None,
@@ -111,14 +158,18 @@ def _layout(board_w: float, board_h: float, paper: tuple[float, float], margin: 
 
 
 def tile(board_w: float, board_h: float, paper_w: float, paper_h: float, margin: float,
-         overlap: float) -> Tiling:
+         overlap: float, avoid_x: Sequence[tuple[float, float]] = (),
+         avoid_y: Sequence[tuple[float, float]] = ()) -> Tiling:
     """Cut a board into the fewest pages, each part inside the page margins.
 
     Adjacent tiles share a strip exactly ``overlap`` wide (the glue strip);
     all tiles are the same size and centred on their pages.  Tries the paper
     portrait and landscape; picks fewer pages, then less waste (the area
     printed twice), then portrait.  A board that fits inside the margins of
-    one page is one page, without overlap.
+    one page is one page, without overlap.  Seams (the covering sheet's cut)
+    keep clear of the board x ranges ``avoid_x`` and y ranges ``avoid_y``
+    (board coordinates, y up) where the pieces' room allows: the pieces are
+    then no longer equal.
     """
     values = (board_w, board_h, paper_w, paper_h, margin, overlap)
     if not all(math.isfinite(v) for v in values):
@@ -133,14 +184,52 @@ def tile(board_w: float, board_h: float, paper_w: float, paper_h: float, margin:
         raise fail(f"a {show_mm(margin)} margin and {show_mm(overlap)} glue strip leave no room "
                    f"for the board on {show_mm(short)} x {show_mm(long_)} paper",
                    hint="use a smaller margin or overlap")
-    options = [_layout(board_w, board_h, paper, margin, overlap)
-               for paper in ((short, long_), (long_, short))]
+    extras = [(0, 0)] + ([(1, 0), (0, 1), (1, 1)] if avoid_x or avoid_y else [])
+    options = [_layout(board_w, board_h, paper, margin, overlap, avoid_x, avoid_y, extra)
+               for extra in extras for paper in ((short, long_), (long_, short))]
 
-    def cost(t: Tiling) -> tuple[int, float, bool]:
-        printed = t.pages * t.tiles[0].area.w * t.tiles[0].area.h
-        return (t.pages, round(printed - board_w * board_h, 6), t.landscape)
+    def crossed(t: Tiling) -> int:
+        xs, ys = seams(t)
+        return (sum(1 for x in xs for a, b in avoid_x
+                    if a - SEAM_CLEARANCE < x < b + SEAM_CLEARANCE)
+                + sum(1 for y in ys for a, b in avoid_y
+                      if a - SEAM_CLEARANCE < y < b + SEAM_CLEARANCE))
+
+    clean = any(crossed(t) == 0 for t in options)
+
+    def cost(t: Tiling) -> tuple[int, int, int, float, bool]:
+        # an extra row or column of sheets only if it clears every seam
+        printed = sum(x.area.w * x.area.h for x in t.tiles)
+        first = crossed(t) if clean else 0
+        return (first, t.pages, crossed(t), round(printed - board_w * board_h, 6),
+                t.landscape)
 
     return min(options, key=cost)
+
+
+def seams(tiling: Tiling) -> tuple[list[float], list[float]]:
+    """The board x of every vertical seam and the board y of every horizontal one:
+    where the covering sheet's cut edge lies (its right edge, its bottom edge)."""
+    xs = sorted({t.area.right for t in tiling.tiles if t.right is not None})
+    ys = sorted({t.area.y for t in tiling.tiles if t.below is not None})
+    return xs, ys
+
+
+def seam_conflicts(tiling: Tiling, boxes: Sequence[tuple[str, Rect]]) -> list[str]:
+    """Every ``(name, rect)`` box (board coordinates) a seam crosses or comes within
+    ``SEAM_CLEARANCE`` of, as ``"the seam 250.4 mm from the left crosses port[2]"``."""
+    xs, ys = seams(tiling)
+    found = []
+    for x in xs:
+        for name, r in boxes:
+            if r.x - SEAM_CLEARANCE < x < r.right + SEAM_CLEARANCE:
+                found.append(f"the seam {show_mm(x)} from the left crosses {name}")
+    for y in ys:
+        for name, r in boxes:
+            if r.y - SEAM_CLEARANCE < y < r.top + SEAM_CLEARANCE:
+                found.append(f"the seam {show_mm(tiling.board[1] - y)} from the top "
+                             f"crosses {name}")
+    return found
 
 
 def page_map_label(tiling: Tiling, tile: Tile) -> str:

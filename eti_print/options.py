@@ -9,9 +9,11 @@ from .errors import UsageError
 from .units import paper_size
 
 PAPERS = ("a4", "letter")
-DUPLEX = ("long", "short", "none")
+DUPLEX = ("long", "short", "glue", "fold", "none")
 #: The largest ``--back-offset`` in either direction, in millimetres.
 MAX_BACK_OFFSET = 20.0
+#: The widest ``--gutter``, in millimetres.
+MAX_GUTTER = 20.0
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,8 @@ class PrintOptions:
     back_offset: tuple[float, float] = (0.0, 0.0)   # millimetres
     ink_saver: bool = False
     booklet: bool = False   # impose the rules reference two-up for saddle stitching
+    #: ``--gutter``: mm between neighbouring pieces on every sheet, over the sheet settings'
+    gutter: float | None = None
     page: tuple[float, float] = field(init=False, repr=False, compare=False)
     #: where each of paper, duplex, back_offset and ink_saver came from: "the command
     #: line", "pack.yaml:LINE" or "the default" (``PrintRequest.resolve``)
@@ -47,6 +51,10 @@ class PrintOptions:
         if abs(x) > MAX_BACK_OFFSET or abs(y) > MAX_BACK_OFFSET:
             raise UsageError(f"back offset must be within {MAX_BACK_OFFSET:g} mm")
         object.__setattr__(self, "back_offset", (x, y))
+        if self.gutter is not None:
+            g = self.gutter
+            if not (isinstance(g, (int, float)) and math.isfinite(g) and 0 <= g <= MAX_GUTTER):
+                raise UsageError(f"gutter must be 0 to {MAX_GUTTER:g} mm (got {g!r})")
         object.__setattr__(self, "page", paper_size(self.paper))
 
     def describe(self, keys: tuple[str, ...] = ("paper", "duplex", "back_offset",
@@ -86,6 +94,7 @@ class PrintRequest:
     back_offset: tuple[float, float] | None = None
     ink_saver: bool | None = None
     booklet: bool = False
+    gutter: float | None = None
 
     def resolve(self, defaults: dict | None = None, where: str = "pack.yaml",
                 lines: dict[str, int | None] | None = None) -> PrintOptions:
@@ -122,4 +131,4 @@ class PrintRequest:
                 raise InputError(Problem(str(exc), where, line, field=f"print.{key}")) \
                     from None
             values[key] = value
-        return PrintOptions(booklet=self.booklet, origins=origins, **values)
+        return PrintOptions(booklet=self.booklet, gutter=self.gutter, origins=origins, **values)

@@ -85,11 +85,23 @@ class _Canvas(Canvas):
         self.pop_state_stack()
 
 
+#: The viewer preference ``Duplex`` for each way of printing two-sided (``--duplex``).
+VIEWER_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge",
+                 "glue": "Simplex", "fold": "Simplex", "none": "Simplex"}
+
+
 def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], font: str, info: DocInfo,
-               invariant: bool = True) -> Canvas:
-    """A canvas writing into ``buffer``, its first page ``pagesize``, metadata from ``info``."""
+               invariant: bool = True, duplex: str = "none") -> Canvas:
+    """A canvas writing into ``buffer``, its first page ``pagesize``, metadata from ``info``.
+
+    Its viewer preferences make print dialogs default to actual size
+    (``PrintScaling /None``: "fit to page" would shrink every card) and to the
+    flip ``duplex`` needs (``Simplex`` for one-sided sheets, glue and fold).
+    """
     canvas = _Canvas(buffer, pagesize=pagesize, invariant=int(invariant), pageCompression=1,
                     initialFontName=font)
+    canvas.setViewerPreference("PrintScaling", "None")
+    canvas.setViewerPreference("Duplex", VIEWER_DUPLEX[duplex])
     for value, setter in ((info.title, canvas.setTitle), (info.subject, canvas.setSubject),
                           (info.author, canvas.setAuthor), (info.creator, canvas.setCreator),
                           (info.keywords, canvas.setKeywords)):

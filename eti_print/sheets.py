@@ -15,6 +15,11 @@ from .pack import Pack, confine
 from .schema import load_checked
 from .units import mm, to_points
 
+#: Space between two neighbouring pieces' trims, unless a setting gives ``gutter``:
+#: each piece's bleed fills its half, so a cut up to 1 mm off shows its own colour,
+#: and the marks between them are 3 mm long.  Nine poker cards still fit on A4.
+DEFAULT_GUTTER = mm(4)
+
 
 @dataclass(frozen=True)
 class SheetSetting:
@@ -77,7 +82,7 @@ def _load_file(path: Path, shown: str) -> dict[str, SheetSetting]:
                              field=".".join(("sheets", name) + sub + (key,)),
                              limit="piece" if key in ("width", "height") else "length")
         setting = SheetSetting(name, pt("width", 0), pt("height", 0), pt("bleed", 0),
-                               pt("gutter", 0.0), pt("length", mm(3), "crop_marks"),
+                               pt("gutter", DEFAULT_GUTTER), pt("length", mm(3), "crop_marks"),
                                pt("offset", mm(0.5), "crop_marks"),
                                pt("stroke", 0.3, "crop_marks"), pt("safe", mm(3)))
         if setting.width <= 0 or setting.height <= 0:

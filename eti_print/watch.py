@@ -110,7 +110,9 @@ def deck_changes(ctx: Any, cache: BuildCache) -> list[DeckChange]:
                 pages: list[int] = []
                 for k in changed:
                     s = k // per
-                    if spec.duplex == "none":
+                    if spec.duplex == "fold":     # fronts and backs on one page
+                        pages += [offset + s + 1]
+                    elif spec.duplex == "none":
                         pages += [offset + s + 1, offset + sheets + s + 1]
                     else:
                         pages += [offset + 2 * s + 1, offset + 2 * s + 2]
@@ -122,7 +124,7 @@ def deck_changes(ctx: Any, cache: BuildCache) -> list[DeckChange]:
                 if changed or len(now) != len(before):
                     changes.append(DeckChange(str(deck["id"]), names, ctx.output_name(output),
                                               sorted(set(pages)), len(now) - len(before)))
-            offset += 2 * sheets
+            offset += (1 if spec.duplex == "fold" else 2) * sheets
     return changes
 
 

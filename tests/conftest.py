@@ -31,6 +31,7 @@ BUILDS: dict[str, dict[str, dict]] = {
         "a4-none": {"duplex": "none"},
         "ink-saver": {"ink_saver": True},
         "letter-short-offset": {"paper": "letter", "duplex": "short", "back_offset": (0.5, -1.0)},
+        "a4-fold": {"duplex": "fold"},
     },
     "sci-tech": {
         "a4-long": {},

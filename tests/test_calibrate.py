@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import itertools
 from pathlib import Path
 
@@ -51,8 +52,9 @@ def test_instructions_are_text(a4_pdf: Path) -> None:
     reader = PdfReader(a4_pdf)
     front = " ".join(reader.pages[0].extract_text().split())
     for words in ("Duplex calibration", "100 %", "actual size", "flipping on the long edge",
-                  "hold the sheet up to a light", "eti-print build --back-offset X,Y",
-                  "--back-offset 1.5,-0.5", "eti-print calibrate --paper a4 --back-offset X,Y",
+                  "hold the sheet up to a light",
+                  "eti-print build --duplex long --back-offset X,Y", "--back-offset 1.5,-0.5",
+                  "eti-print calibrate --paper a4 --duplex long --back-offset X,Y",
                   "back offset X = 0 mm, Y = 0 mm",
                   "100 mm", "4 in"):
         assert words.lower() in front.lower(), words
@@ -88,7 +90,7 @@ def test_back_offset_is_printed_on_both_pages(fonts: FontSet, tmp_path: Path) ->
 def test_bad_arguments(fonts: FontSet) -> None:
     with pytest.raises(InputError, match="unknown paper 'a3'"):
         calibration_pdf("a3", fonts)
-    with pytest.raises(InputError, match="calibration needs a duplex flip"):
+    with pytest.raises(InputError, match="calibration needs a flip, long, short or glue"):
         calibration_pdf("a4", fonts, duplex="none")
 
 
@@ -176,3 +178,17 @@ def test_scales_stay_apart_and_inside_the_printable_area(paper: str, duplex: str
         boxes.append(front.outset(mm(2)))
     for a, b in itertools.combinations(boxes, 2):
         assert not a.overlaps(b)
+
+
+def test_glue_calibrates_a_sheet_fed_again_by_hand(fonts: FontSet) -> None:
+    # glue backs are laid out as for a long-edge flip: the same scales, other words
+    assert scales(PAPER["a4"], "glue") == scales(PAPER["a4"], "long")
+    reader = PdfReader(io.BytesIO(calibration_pdf("a4", fonts, duplex="glue")))
+    text = " ".join(reader.pages[0].extract_text().split())
+    assert "put the sheet back in the tray turned over on its long edge" in text
+    assert "--duplex glue --back-offset X,Y" in text
+    prefs = reader.trailer["/Root"]["/ViewerPreferences"]
+    assert (prefs["/PrintScaling"], prefs["/Duplex"]) == ("/None", "/Simplex")
+    long_prefs = PdfReader(io.BytesIO(calibration_pdf("a4", fonts))).trailer["/Root"][
+        "/ViewerPreferences"]
+    assert long_prefs["/Duplex"] == "/DuplexFlipLongEdge"

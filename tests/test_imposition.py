@@ -12,6 +12,7 @@ from reportlab.pdfgen.canvas import Canvas
 from eti_print.errors import InputError
 from eti_print.imposition import (
     DEFAULT_MARK_STROKE,
+    MARK_HALO,
     MIN_MARK,
     REGISTER_TOLERANCE,
     Line,
@@ -35,9 +36,14 @@ from eti_print.units import PAPER, mm, to_mm
 POKER = (mm(63.5), mm(88.9))
 BLEED = mm(3)
 PAPERS = ["a4", "letter"]
+GUTTER = mm(4)
+#: (cols, rows, landscape) of poker cards with 4 mm gutters
+POKER_GRID = {"a4": (3, 3, False), "letter": (4, 2, True)}
 
 
 def poker(paper: str = "a4", **options: object) -> SheetSpec:
+    """Poker cards as a build imposes them: 4 mm gutters, the paper turned if that fits more."""
+    options = {"gutter": GUTTER, "rotate": True, **options}
     return SheetSpec.fit(PAPER[paper], POKER, bleed=BLEED, **options)  # type: ignore[arg-type]
 
 
@@ -65,14 +71,14 @@ def test_rect_helpers() -> None:
 # --- the card grid ---------------------------------------------------------
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_poker_is_three_by_three_and_centred(paper: str) -> None:
+def test_poker_nine_on_a4_eight_on_letter_landscape_centred(paper: str) -> None:
     spec = poker(paper)
-    assert (spec.cols, spec.rows, spec.per_sheet) == (3, 3, 9)
+    assert (spec.cols, spec.rows, spec.landscape) == POKER_GRID[paper]
     m = spec.margins
     assert m.left == pytest.approx(m.right, abs=1e-6)
     assert m.top == pytest.approx(m.bottom, abs=1e-6)
     slots = front_slots(spec)
-    assert len(slots) == 9
+    assert len(slots) == spec.per_sheet
     for slot in slots:
         assert slot.trim.w == pytest.approx(mm(63.5), abs=1e-9)
         assert slot.trim.h == pytest.approx(mm(88.9), abs=1e-9)
@@ -83,11 +89,19 @@ def test_poker_is_three_by_three_and_centred(paper: str) -> None:
     assert g.y == pytest.approx(spec.paper[1] - g.top, abs=1e-6)
 
 
-@pytest.mark.parametrize("paper, side, top", [("a4", 9.75, 15.15), ("letter", 12.7, 6.35)])
+@pytest.mark.parametrize("paper, side, top", [("a4", 5.75, 11.15), ("letter", 6.7, 17.05)])
 def test_poker_margins_in_mm(paper: str, side: float, top: float) -> None:
     m = poker(paper).margins
     assert to_mm(m.left) == pytest.approx(side, abs=1e-9)
     assert to_mm(m.top) == pytest.approx(top, abs=1e-9)
+
+
+def test_nine_on_letter_breaks_a_rule() -> None:
+    # portrait Letter holds three rows only with gutters under 2 mm (a 1 mm miscut shows
+    # the neighbour) or margins under 5 mm (the outer trims in the unprintable border)
+    assert poker("letter", rotate=False).per_sheet == 6
+    narrow = SheetSpec(PAPER["letter"], POKER, BLEED, gutter=mm(2), cols=3, rows=3)
+    assert to_mm(narrow.margins.top) == pytest.approx(4.35)
 
 
 def test_slots_in_reading_order_and_abutting() -> None:
@@ -97,12 +111,12 @@ def test_slots_in_reading_order_and_abutting() -> None:
     assert slots[0].trim.top > slots[3].trim.top  # row 0 is at the top
     for a, b in zip(slots, slots[1:]):
         if a.row == b.row:
-            assert b.trim.x == pytest.approx(a.trim.right, abs=1e-9)
-    assert slots[3].trim.top == pytest.approx(slots[0].trim.y, abs=1e-9)
+            assert b.trim.x == pytest.approx(a.trim.right + GUTTER, abs=1e-9)
+    assert slots[3].trim.top + GUTTER == pytest.approx(slots[0].trim.y, abs=1e-9)
 
 
 def test_bleed_only_on_the_grid_outside_when_cards_abut() -> None:
-    slots = front_slots(poker())
+    slots = front_slots(poker(gutter=0.0, edge_clearance=0.0))
     centre = slots[4]
     assert centre.bleed == centre.trim
     corner = slots[0]
@@ -111,7 +125,8 @@ def test_bleed_only_on_the_grid_outside_when_cards_abut() -> None:
     assert last.bleed.almost_equal(last.trim.expanded(0, BLEED, BLEED, 0))
     for a, b in itertools.combinations(slots, 2):
         assert not a.bleed.overlaps(b.bleed)
-    assert bounding(s.bleed for s in slots).almost_equal(poker().grid.outset(BLEED))
+    assert bounding(s.bleed for s in slots).almost_equal(
+        poker(gutter=0.0, edge_clearance=0.0).grid.outset(BLEED))
 
 
 def test_gutter_shares_the_space_between_cards() -> None:
@@ -128,11 +143,11 @@ def test_gutter_shares_the_space_between_cards() -> None:
 
 def test_fit_counts() -> None:
     assert (poker("a4").cols, poker("a4").rows) == (3, 3)
-    landscape = SheetSpec.fit((PAPER["a4"][1], PAPER["a4"][0]), POKER, BLEED)
+    landscape = SheetSpec.fit((PAPER["a4"][1], PAPER["a4"][0]), POKER, BLEED, gutter=GUTTER)
     assert (landscape.cols, landscape.rows) == (4, 2)
-    bridge = SheetSpec.fit(PAPER["a4"], (mm(57.15), mm(88.9)), BLEED)
+    bridge = SheetSpec.fit(PAPER["a4"], (mm(57.15), mm(88.9)), BLEED, gutter=GUTTER)
     assert (bridge.cols, bridge.rows) == (3, 3)
-    tarot = SheetSpec.fit(PAPER["letter"], (mm(69.85), mm(120.65)), BLEED)
+    tarot = SheetSpec.fit(PAPER["letter"], (mm(69.85), mm(120.65)), BLEED, gutter=GUTTER)
     assert (tarot.cols, tarot.rows) == (2, 2)
 
 
@@ -156,7 +171,7 @@ def test_card_bigger_than_paper_is_an_error() -> None:
         SheetSpec.fit(PAPER["a4"], (mm(300), mm(88.9)), BLEED)
     assert str(info.value) == (
         "a 300 x 88.9 mm card with 3 mm bleed does not fit on 210 x 297 mm paper inside "
-        "5.05 mm margins (hint: use a smaller card, less bleed or bigger paper)")
+        "5 mm margins (hint: use a smaller card, less bleed or bigger paper)")
 
 
 @pytest.mark.parametrize("options, words", [
@@ -204,7 +219,7 @@ def test_long_edge_mirrors_columns() -> None:
 
 
 def test_short_edge_reverses_rows() -> None:
-    spec = poker("letter", duplex="short")
+    spec = poker("a4", duplex="short")
     fronts, backs = front_slots(spec), back_slots(spec)
     for b in backs:
         twin = fronts[(2 - b.row) * 3 + b.col]
@@ -276,30 +291,31 @@ def cut_lines(slots: list[Slot]) -> tuple[set[float], set[float]]:
 
 
 def check_marks(spec: SheetSpec, slots: list[Slot], lines: list[Line]) -> None:
-    """Both ends of every cut marked; no ink in any bleed or off the paper."""
-    page = Rect(0, 0, *spec.paper)
-    half = spec.mark_stroke / 2
+    """Every cut line marked towards both of its ends; no ink in any trim, in a
+    margin's bleed, or within ``edge_clearance`` (5 mm) of the paper edge."""
+    printable = Rect(0, 0, *spec.paper).inset(spec.edge_clearance)
+    half = (spec.mark_stroke + MARK_HALO) / 2
     xs, ys = cut_lines(slots)
     grid_bleed = bounding(s.bleed for s in slots)
+    middle = bounding(s.trim for s in slots).center
     for x in xs:
-        ends = [ln for ln in lines if ln.vertical and round(ln.x1, 6) == x]
-        assert sorted(ln.y1 > grid_bleed.top for ln in ends) == [False, True], x
+        at = [(ln.y1 + ln.y2) / 2 for ln in lines if ln.vertical and round(ln.x1, 6) == x]
+        assert at and min(at) < middle[1] < max(at), x
     for y in ys:
-        ends = [ln for ln in lines if not ln.vertical and round(ln.y1, 6) == y]
-        assert sorted(ln.x1 > grid_bleed.right for ln in ends) == [False, True], y
-    assert len(lines) == 2 * (len(xs) + len(ys))
+        at = [(ln.x1 + ln.x2) / 2 for ln in lines if not ln.vertical and round(ln.y1, 6) == y]
+        assert at and min(at) < middle[0] < max(at), y
     for ln in lines:
-        ink = ln.bounds().outset(half)  # square caps and stroke width
-        assert page.contains(ink, tol=0)
-        assert MIN_MARK - 1e-9 <= ln.length <= mm(3) + 1e-9
+        ink = ln.bounds().outset(half)  # square caps, stroke width and halo
+        assert printable.contains(ink, tol=1e-9), ln
+        assert MIN_MARK - 1e-9 <= ln.length <= spec.mark_length + 1e-9
         for s in slots:
-            assert not ink.overlaps(s.bleed, tol=0)
-            assert not ln.meets(s.bleed)
-        # starts at least the offset outside the grid's bleed
-        gap = (ln.y1 - grid_bleed.top if ln.y1 > grid_bleed.top
-               else grid_bleed.y - ln.y1) if ln.vertical else (
-              ln.x1 - grid_bleed.right if ln.x1 > grid_bleed.right else grid_bleed.x - ln.x1)
-        assert gap == pytest.approx(spec.mark_offset, abs=1e-9)
+            assert not ink.overlaps(s.trim, tol=0), ln
+        if not ink.overlaps(grid_bleed, tol=0):   # in a margin
+            gap = (ln.y1 - grid_bleed.top if ln.y1 > grid_bleed.top
+                   else grid_bleed.y - ln.y1) if ln.vertical else (
+                  ln.x1 - grid_bleed.right if ln.x1 > grid_bleed.right
+                  else grid_bleed.x - ln.x1)
+            assert gap == pytest.approx(spec.mark_offset, abs=1e-9)
     assert spec.mark_stroke >= 0.25
 
 
@@ -317,22 +333,43 @@ def test_crop_marks_on_every_cut_line(paper: str, gutter: float) -> None:
 
 
 def test_crop_mark_lengths_a4_and_letter() -> None:
+    halo = to_mm((DEFAULT_MARK_STROKE + MARK_HALO) / 2)
     a4 = poker("a4")
-    assert {round(to_mm(ln.length), 6) for ln in crop_marks(a4)} == {3.0}
+    lines = crop_marks(a4)
+    grid = a4.grid
+    margin = {round(to_mm(ln.length), 6) for ln in lines
+              if ln.vertical and (ln.y1 > grid.top or ln.y1 < grid.y)}
+    # 11.15 mm margin - 3 mm bleed - 0.5 mm offset - 5 mm clearance - stroke and halo
+    assert margin == {round(11.15 - 3 - 0.5 - 5 - halo - to_mm(0.01), 6)}
+    # the 5.75 mm side margins have no room: the gutters carry those marks, 3 mm long
+    assert not [ln for ln in lines if not ln.vertical and ln.x2 < grid.x]
+    inside = {round(to_mm(ln.length), 6) for ln in lines if grid.contains(ln.bounds())}
+    assert inside == {3.0}
     letter = poker("letter")
-    lines = crop_marks(letter)
-    side = {round(to_mm(ln.length), 6) for ln in lines if not ln.vertical}
-    ends = {round(to_mm(ln.length), 6) for ln in lines if ln.vertical}
-    assert side == {3.0}
-    # 6.35 mm margin - 3 mm bleed - 0.5 mm offset - half the 0.3 pt stroke
-    assert ends == {round(2.85 - to_mm(DEFAULT_MARK_STROKE / 2), 6)}
-    assert DEFAULT_MARK_STROKE == 0.3
+    assert {round(to_mm(ln.length), 6) for ln in crop_marks(letter)} == {3.0}
+
+
+def test_wide_gutters_get_a_mark_from_each_side() -> None:
+    spec = poker(gutter=mm(8))
+    slots = front_slots(spec)
+    y = slots[0].trim.top
+    across = sorted((ln.x1, ln.x2) for ln in crop_marks(spec)
+                    if not ln.vertical and ln.y1 == y
+                    and slots[0].trim.right < ln.x1 < slots[1].trim.x)
+    right, left = slots[0].trim.right, slots[1].trim.x
+    assert across == [pytest.approx((right + mm(0.5), right + mm(3.5))),
+                      pytest.approx((left - mm(3.5), left - mm(0.5)))]
 
 
 def test_crop_marks_for_back_slots_with_offset() -> None:
-    spec = poker("a4", back_offset=(mm(2), mm(-1)))
+    spec = poker("a4", back_offset=(mm(0.5), mm(-1)))
     slots = back_slots(spec)
     check_marks(spec, slots, crop_marks(spec, slots))
+    # backs moved 2 mm towards the edge: the marks that would come too near go
+    far = poker("a4", back_offset=(mm(2), mm(-1)))
+    clear = Rect(0, 0, *far.paper).inset(mm(5))
+    lines = crop_marks(far, back_slots(far))
+    assert lines and all(clear.contains(ln.bounds()) for ln in lines)
 
 
 def test_edge_without_room_gets_no_marks() -> None:
@@ -356,14 +393,6 @@ def test_edge_clearance_keeps_marks_off_the_unprintable_border() -> None:
         ink = ln.bounds().outset(a4.mark_stroke / 2)
         assert Rect(0, 0, *a4.paper).inset(mm(4.2)).contains(ink, tol=1e-9)
     assert (poker("letter", edge_clearance=mm(4.2)).rows) == 2
-
-
-def test_shortened_marks_respect_the_minimum() -> None:
-    # margins leave 1.6 mm for marks: shortened, still drawn
-    spec = SheetSpec(PAPER["letter"], POKER, bleed=mm(4.2), cols=3, rows=3)
-    lengths = {round(to_mm(ln.length), 3) for ln in crop_marks(spec) if ln.vertical}
-    assert lengths == {round(6.35 - 4.2 - 0.5 - to_mm(0.15), 3)}
-    assert all(ln.length >= MIN_MARK for ln in crop_marks(spec))
 
 
 def test_draw_crop_marks_black_square_caps() -> None:
@@ -511,3 +540,25 @@ def test_tiling_errors() -> None:
         tile(0, mm(400), *PAPER["a4"], mm(10), mm(10))
     with pytest.raises(InputError, match="margin and overlap must be 0 or more"):
         tile(mm(500), mm(400), *PAPER["a4"], mm(10), -1)
+
+
+def test_seams_move_off_what_they_must_not_cross() -> None:
+    from eti_print.imposition_tiling import SEAM_CLEARANCE, seam_conflicts, seams
+    equal = tile(mm(510), mm(370), *PAPER["a4"], mm(8), mm(10))
+    assert [round(to_mm(x), 6) for x in seams(equal)[0]] == [260.0]
+    port = Rect(mm(240), mm(100), mm(22), mm(40))
+    assert seam_conflicts(equal, [("port[2]", port)]) == [
+        "the seam 260 mm from the left crosses port[2]"]
+    moved = tile(mm(510), mm(370), *PAPER["a4"], mm(8), mm(10),
+                 avoid_x=[(port.x, port.right)], avoid_y=[(port.y, port.top)])
+    assert moved.pages == equal.pages
+    (x,), _ = seams(moved)
+    assert x >= port.right + SEAM_CLEARANCE - 1e-6
+    assert seam_conflicts(moved, [("port[2]", port)]) == []
+    room = (moved.paper[0] - 2 * mm(8), moved.paper[1] - 2 * mm(8))
+    for t in moved.tiles:
+        assert t.area.w <= room[0] + 1e-6 and t.area.h <= room[1] + 1e-6
+        assert Rect(0, 0, *moved.paper).contains(t.placed.outset(mm(3)))
+    # neighbours still share exactly one glue strip
+    left, right = moved.tiles[0], moved.tiles[1]
+    assert left.area.right - right.area.x == pytest.approx(mm(10))

@@ -14,6 +14,7 @@ from pypdf.generic import ContentStream
 
 from eti_print.dataset import load_dataset
 from eti_print.pack import Pack
+from eti_print.render.tiles import COVER_BLEED
 from eti_print.units import inch, mm, paper_size
 
 from conftest import BUILDS, built_name
@@ -136,8 +137,10 @@ def test_the_entries_the_list_writes_oddly(chits):
 @pytest.mark.parametrize("key", ["a4-long", "letter-short"])
 def test_counter_sheet_holds_every_chit_with_a_uniform_back(built, key, chits):
     reader = PdfReader(built[key] / built_name("mad-scientists-counters.pdf", MS, key))
-    assert len(reader.pages) == 2          # one sheet: fronts, then backs
-    fronts, backs = placements(reader.pages[0]), placements(reader.pages[1])
+    # two sheets (70 chits to A4 with 2.5 mm gutters, 63 to Letter): front, back, front, back
+    assert len(reader.pages) == 4
+    fronts = placements(reader.pages[0]) + placements(reader.pages[2])
+    backs = placements(reader.pages[1]) + placements(reader.pages[3])
     assert len(fronts) == len(backs) == len(printed(chits)) == 76
     assert len({form for form, _, _ in backs}) == 1, "every chit must share one back"
     assert len({form for form, _, _ in fronts}) == 75      # the two Home Bases share a face
@@ -179,8 +182,8 @@ def test_every_chit_shows_its_name_type_traits_and_notes(built, key, chits, type
 
 def test_whole_sheet_text_names_every_chit_with_its_traits(built, chits):
     """The plain text of the sheet (what a search finds) has every chit."""
-    text = " ".join(PdfReader(built["a4-long"] / "mad-scientists-counters.pdf")
-                    .pages[0].extract_text().split())
+    pages = PdfReader(built["a4-long"] / "mad-scientists-counters.pdf").pages
+    text = " ".join(" ".join(pages[n].extract_text().split()) for n in (0, 2))   # the fronts
     for chit in chits:
         assert chit["name"].upper() in text, chit["name"]
         assert f"{chit['move']} {chit['range']} {chit['defense']}" in text, chit["name"]
@@ -251,11 +254,12 @@ def test_board_tiles_reassemble_to_the_whole_board(built, key):
     assert min(s[1] for s in shown) == pytest.approx(-bleed, abs=mm(0.1))
     assert max(s[2] for s in shown) == pytest.approx(8 * SQUARE + bleed, abs=mm(0.1))
     assert max(s[3] for s in shown) == pytest.approx(8 * SQUARE + bleed, abs=mm(0.1))
-    # neighbouring parts overlap by the glue strip
+    # neighbouring parts overlap by the glue strip, and the covering sheet (left)
+    # prints COVER_BLEED past its cut
     ordered = sorted(shown)
     for a, b in zip(ordered, ordered[1:]):
         if abs(a[1] - b[1]) < 1e-3:      # same row: side by side
-            assert a[2] - b[0] == pytest.approx(mm(10), abs=mm(0.1))
+            assert a[2] - b[0] == pytest.approx(mm(10) + COVER_BLEED, abs=mm(0.1))
 
 
 def test_board_pages_carry_a_page_map(built):

@@ -23,8 +23,8 @@ from typing import TYPE_CHECKING, Any
 
 from ..context import Output
 from ..errors import InputError, Problem
-from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE
-from ..imposition_tiling import Tiling, tile
+from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE, Rect
+from ..imposition_tiling import Tiling, seam_conflicts, tile
 from ..layout import Layout
 from ..pdfwriter import DocInfo, new_canvas
 from ..readability import rules as text_rules
@@ -82,6 +82,10 @@ class Board:
     overlap: float
     output: str
     entry: str          # the pack.yaml entry's id (output counts)
+    #: What a seam must not cross: (box name, rect in board coordinates, y up).
+    guarded: tuple[tuple[str, Rect], ...] = ()
+    #: The pack.yaml entry's index, to locate a seam problem.
+    index: int = 0
 
     @property
     def face(self) -> Face:
@@ -162,6 +166,7 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
     bleed = _length(ctx, entry, index, "bleed", BOARD_BLEED)
     overlap = _length(ctx, entry, index, "overlap", BOARD_OVERLAP)
     margin = _length(ctx, entry, index, "margin", BOARD_MARGIN)
+    clear = tuple(entry.get("seam_clear") or ())
     line, _ = manifest.where(("boards", index, "layout"))
     layout = ctx.layouts.get(entry["layout"], where=manifest.path, line=line,
                              field_name=f"boards[{index}].layout")
@@ -182,7 +187,7 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
         context = base_context(ctx, entry.get("context"), None, board=board)
         layers = resolve_layers(resolver, layout, context, f"board {entry['id']!r}", None, "")
         return [Board(entry["id"], entry["title"], spec, layers, margin, overlap, output,
-                      entry["id"])]
+                      entry["id"], guarded(resolver, layout, context, height, clear), index)]
     name = entry.get("as", "item")
     title_line, _ = manifest.where(("boards", index, "title"))
     shared: dict[str, Face] = {}
@@ -200,22 +205,58 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
         except InputError as exc:
             problems.extend(exc.problems)
             continue
-        boards.append(Board(board_id, title, spec, layers, margin, overlap, output, entry["id"]))
+        boards.append(Board(board_id, title, spec, layers, margin, overlap, output, entry["id"],
+                            guarded(resolver, layout, context, height, clear), index))
     if problems:
         raise InputError(problems)
     return boards
 
 
+def guarded(resolver: FaceResolver, layout: Layout, context: dict[str, Any],
+            height: float, clear: Sequence[str] = ()) -> tuple[tuple[str, Rect], ...]:
+    """The boxes of a board a seam must not cross, in board coordinates (y up): every
+    text box, and the boxes whose names start with one of ``clear`` (``seam_clear:``)."""
+    out = []
+    for box in resolver.outlines(layout, context):
+        if box.type == "text" or (clear and box.name.startswith(tuple(clear))):
+            if box.w > 0 and box.h > 0:
+                out.append((box.name, Rect(box.x, height - box.y - box.h, box.w, box.h)))
+    return tuple(out)
+
+
 def resolve(ctx: Context) -> list[Board]:
     """Every board of every entry, resolved (templates evaluated, text fitted)."""
     from . import each_entry
-    return [board for boards in each_entry(ctx, KEY, lambda i, e: _resolve_entry(ctx, i, e))
-            for board in boards]
+    return [board for found in each_entry(ctx, KEY, lambda i, e: _resolve_entry(ctx, i, e))
+            for board in found]
+
+
+def seam_problems(ctx: Context, boards: Sequence[Board]) -> list[Problem]:
+    """A problem at the board's entry in pack.yaml for every seam of its tiling on this
+    paper that crosses a text box or a ``seam_clear:`` box, naming board and box.
+
+    Not yet enforced by ``resolve``: the bundled game's board layouts leave no straight
+    corridor across them, so their seams cross boxes on both papers (see README).
+    """
+    manifest = ctx.dataset.manifest
+    problems = []
+    for board in boards:
+        for conflict in seam_conflicts(board_tiling(board, ctx.options.page), board.guarded):
+            line, _ = manifest.where(("boards", board.index))
+            problems.append(Problem(
+                f"board {board.id!r}: on {ctx.options.paper.upper()} {conflict}",
+                manifest.path, line, None, f"boards[{board.index}]",
+                "move the box, or change the board's margin or overlap so the seams can "
+                "fall between boxes"))
+    return problems
 
 
 def board_tiling(board: Board, paper: tuple[float, float]) -> Tiling:
+    """The board's sheets, its seams clear of its guarded boxes where the paper allows."""
+    avoid_x = [(r.x, r.right) for _, r in board.guarded]
+    avoid_y = [(r.y, r.top) for _, r in board.guarded]
     return tile(board.spec.width, board.spec.height, paper[0], paper[1], board.margin,
-                board.overlap)
+                board.overlap, avoid_x, avoid_y)
 
 
 def draw(ctx: Context, plan: list[Board], progress: Progress = None) -> list[Output]:

@@ -86,9 +86,10 @@ def sheet_spec(ctx: Context, sheet_name: str, where: str = "pack.yaml",
                line: int | None = None, field: str = "decks.sheet") -> SheetSpec:
     setting = ctx.sheets.get(sheet_name, where=where, line=line, field=field)
     o = ctx.options
+    gutter = setting.gutter if o.gutter is None else mm(o.gutter)
     return SheetSpec.fit(
         paper=o.page, card=(setting.width, setting.height), bleed=setting.bleed,
-        gutter=setting.gutter, duplex=o.duplex, back_offset=(mm(o.back_offset[0]),
+        gutter=gutter, rotate=True, duplex=o.duplex, back_offset=(mm(o.back_offset[0]),
                                                              mm(o.back_offset[1])),
         mark_length=setting.mark_length, mark_offset=setting.mark_offset,
         mark_stroke=setting.mark_stroke, where=ctx.sheets.source)
@@ -235,7 +236,7 @@ def draw(ctx: Context, plan: list[Sheetful], progress: Progress = None) -> list[
                                    f"{o.paper.upper()}, duplex {o.duplex}",
                            keywords=", ".join(d.title for d in group.decks))
             data, pages = impose(group.decks, group.spec, ctx.art, info,
-                                 ctx.fonts["body"].regular, ink_saver=o.ink_saver)
+                                 ctx.fonts["body"].regular, ink_saver=o.ink_saver, file=name)
             return Output(name, data, pages, "cards", "cardstock",
                           {d.id: len(d.cards) for d in group.decks})
 

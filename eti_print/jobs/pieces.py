@@ -13,7 +13,8 @@ pages of ``margin`` (default 8 mm) free paper edge.  An entry with
 ``page: portrait`` or ``landscape`` starts a new page.  The entries of one
 page are placed side by side as blocks, each with its crop marks and a note
 above it, when they fit on one page; otherwise, when they are all one size,
-they flow through a grid of abutting cells across as many pages as they
+they flow through a grid of cells 2.5 mm apart (``--gutter``), each piece's
+bleed filling its half of the gutter, across as many pages as they
 need, each entry starting a new row, with marks on every cut line.  Each
 distinct face is drawn once as a PDF form.
 """
@@ -52,6 +53,12 @@ BLOCK_GAP = mm(10)
 #: Abutting pieces overlap their neighbours by this much, so no viewer shows a
 #: hairline seam between two cells of the same colour.
 SEAM = 0.3
+#: Space between two pieces of a grid flow, unless ``--gutter`` says otherwise: each
+#: piece's bleed fills its half, so a cut up to 1 mm off shows its own colour, and the
+#: marks between them are 1.5 mm long.
+PIECE_GUTTER = mm(2.5)
+#: How far a piece's face is drawn past its trim (the gutter clips it to its half).
+PIECE_BLEED = mm(3)
 #: The sheet notes: navy body text.
 NOTE_INK = "#1E2430"
 
@@ -172,7 +179,7 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> tuple[Gro
     line, _ = manifest.where(("pieces", index, "layout"))
     layout = ctx.layouts.get(entry["layout"], where=manifest.path, line=line,
                              field_name=f"pieces[{index}].layout")
-    resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, height, SEAM,
+    resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, height, PIECE_BLEED,
                             ink_saver=ctx.options.ink_saver,
                             text_rules=text_rules(ctx.dataset))
     name = entry.get("as")
@@ -266,10 +273,11 @@ def flow_cells(counts: Sequence[int], cols: int, rows: int) -> list[list[tuple[i
 
 
 def grid_pages(paper: tuple[float, float], groups: Sequence[Group],
-               margin: float) -> list[Page]:
-    """Equal-sized groups flowing through a grid of abutting cells, page after page."""
+               margin: float, gutter: float = PIECE_GUTTER) -> list[Page]:
+    """Equal-sized groups flowing through a grid of cells ``gutter`` apart, page after
+    page."""
     w, h = groups[0].size
-    spec = grid(paper, w, h, gap=0.0, margin=margin, duplex="none")
+    spec = grid(paper, w, h, gap=gutter, margin=margin, duplex="none")
     flow = flow_cells([len(g.faces) for g in groups], spec.cols, spec.rows)
     return [Page(paper, grid=spec, cells=tuple((cell, groups[g]) for cell, g in page),
                  number=(n + 1, len(flow)) if len(flow) > 1 else None)
@@ -315,7 +323,8 @@ def plan_output(ctx: Context, output: str,
                 hint="start a new page with page: portrait or landscape" if fits else
                      "make the piece smaller, the margin narrower or the paper larger"))
         try:
-            pages.extend(grid_pages(paper, groups, margin))
+            gutter = PIECE_GUTTER if ctx.options.gutter is None else mm(ctx.options.gutter)
+            pages.extend(grid_pages(paper, groups, margin, gutter))
         except InputError as exc:
             line, _ = manifest.where(("pieces", index))
             raise InputError([Problem(p.message, manifest.path, line, None, f"pieces[{index}]",
@@ -355,10 +364,10 @@ def _note_text(ctx: Context, canvas: Canvas, markup: str, x: float, y: float, w:
                                  field="sheet note"), x, y)
 
 
-def _place(canvas: Canvas, form: str, trim: Rect) -> None:
+def _place(canvas: Canvas, form: str, trim: Rect, bleed: float = SEAM) -> None:
     canvas.saveState()
     clip = canvas.beginPath()
-    area = trim.outset(SEAM)
+    area = trim.outset(bleed)
     clip.rect(area.x, area.y, area.w, area.h)
     canvas.clipPath(clip, stroke=0, fill=0)
     canvas.translate(trim.x, trim.y)
@@ -419,7 +428,8 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
                 n = placed.get(id(group), 0)
                 placed[id(group)] = n + 1
                 seen[id(group)] = seen.get(id(group), 0) + 1
-                _place(canvas, names[id(group)][n], slots[cell].trim)
+                _place(canvas, names[id(group)][n], slots[cell].trim,
+                       max(SEAM, spec.gutter / 2 + SEAM / 2))
             draw_crop_marks(canvas, crop_marks(spec, used), spec.mark_stroke)
             here = {id(g): g for _, g in page.cells}
             labels = [g.label(seen[k]) for k, g in here.items()]

@@ -2,8 +2,9 @@
 
 Every distinct face becomes one PDF form, drawn wherever a card shows it,
 clipped to that card's bleed.  Each deck starts on a new sheet; with duplex
-printing every front sheet is followed by its back sheet.  A one-sided deck
-(no back layout) has front sheets only.
+printing (and ``glue``) every front sheet is followed by its back sheet; with
+``fold`` both share one page.  A one-sided deck (no back layout) has front
+sheets only.  Every page carries a label saying what it is.
 """
 
 from __future__ import annotations
@@ -16,7 +17,9 @@ from typing import Any
 from reportlab.pdfgen.canvas import Canvas
 
 from ..imposition import SheetSpec, back_slots, crop_marks, draw_crop_marks, front_slots
+from ..imposition_labels import LABEL_MIN_SIZE, label_strips
 from ..pdfwriter import DocInfo, new_canvas
+from ..units import PAPER
 from .faces import Face, draw_face
 
 
@@ -119,11 +122,17 @@ class FormCache:
 def _place(canvas: Canvas, form: str, slot: Any) -> None:
     canvas.saveState()
     clip = canvas.beginPath()
-    clip.rect(slot.bleed.x, slot.bleed.y, slot.bleed.w, slot.bleed.h)
+    # neighbours' bleeds overlap by SEAM, so no viewer shows a hairline between them
+    area = slot.bleed.outset(SEAM / 2)
+    clip.rect(area.x, area.y, area.w, area.h)
     canvas.clipPath(clip, stroke=0, fill=0)
     canvas.translate(slot.trim.x, slot.trim.y)
     canvas.doForm(form)
     canvas.restoreState()
+
+
+#: Neighbouring bleeds overlap by this much (points) in the middle of a gutter.
+SEAM = 0.3
 
 
 def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
@@ -144,11 +153,78 @@ def balanced(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
     return out or [items]
 
 
+def _label(canvas: Canvas, font: str, parts: Sequence[str], strips: Sequence[Any]) -> None:
+    """The label's ``parts`` joined in the widest strip, or, if that is too narrow even
+    at 6 pt, the first half of them in the widest strip and the rest in the next."""
+    if not strips:
+        return
+    whole = " \u00b7 ".join(parts)
+    if (len(strips) == 1 or len(parts) < 2
+            or canvas.stringWidth(whole, font, LABEL_MIN_SIZE) <= strips[0].w):
+        _line(canvas, font, whole, strips[0])
+        return
+    half = (len(parts) + 1) // 2
+    _line(canvas, font, " \u00b7 ".join(parts[:half]), strips[0])
+    _line(canvas, font, " \u00b7 ".join(parts[half:]), strips[1])
+
+
+def _line(canvas: Canvas, font: str, text: str, strip: Any) -> None:
+    """``text`` in ``strip``, as large as fits from 7 pt down to 6 pt (shortened with an
+    ellipsis if even 6 pt is too wide); K-only ink."""
+    size = 7.0
+    while size > LABEL_MIN_SIZE and canvas.stringWidth(text, font, size) > strip.w:
+        size -= 0.5
+    shown = text
+    while canvas.stringWidth(shown, font, size) > strip.w and len(shown) > 1:
+        shown = shown[:-2] + "\u2026"
+    canvas.saveState()
+    canvas.setFillColorCMYK(0, 0, 0, 0.85)
+    canvas.setFont(font, size)
+    canvas.drawCentredString(strip.x + strip.w / 2, strip.y + (strip.h - size * 0.7) / 2,
+                             shown)
+    canvas.restoreState()
+
+
+def _fold(canvas: Canvas, spec: SheetSpec) -> None:
+    """The fold line of a ``--duplex fold`` sheet: dashed, K only."""
+    line = spec.fold_line
+    if line is None:
+        return
+    canvas.saveState()
+    canvas.setStrokeColorCMYK(0, 0, 0, 0.6)
+    canvas.setLineWidth(0.5)
+    canvas.setDash([4, 3], 0)
+    canvas.line(line.x1, line.y1, line.x2, line.y2)
+    canvas.restoreState()
+
+
+def paper_name(size: tuple[float, float]) -> str:
+    """``A4`` or ``Letter`` (and ``landscape`` when turned) for a page size."""
+    for name, (w, h) in PAPER.items():
+        for turned, (a, b) in ((False, (w, h)), (True, (h, w))):
+            if abs(a - size[0]) < 0.5 and abs(b - size[1]) < 0.5:
+                label = name.upper() if len(name) <= 2 else name.capitalize()
+                return label + (" landscape" if turned else "")
+    return f"{size[0] / 72 * 25.4:.0f} x {size[1] / 72 * 25.4:.0f} mm"
+
+
+def sheets_of(deck: Deck, per_sheet: int) -> int:
+    """How many sheets ``deck`` fills."""
+    return len((balanced if deck.secret else _chunks)(deck.cards, per_sheet))
+
+
 def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,
-           ink_saver: bool = False, invariant: bool = True) -> tuple[bytes, int]:
-    """Render ``decks`` onto sheets; return the PDF bytes and the page count."""
+           ink_saver: bool = False, invariant: bool = True,
+           file: str = "") -> tuple[bytes, int]:
+    """Render ``decks`` onto sheets; return the PDF bytes and the page count.
+
+    Page order by ``spec.duplex``: long, short and glue put every back sheet right
+    after its front; none puts a deck's back sheets after all its fronts; fold draws
+    fronts and backs on one page.  Every page is labelled (``file``, deck, sheet n of
+    m, FRONT or BACK, paper) in a margin strip clear of the marks.
+    """
     buffer = io.BytesIO()
-    canvas = new_canvas(buffer, spec.paper, font, info, invariant)
+    canvas = new_canvas(buffer, spec.paper, font, info, invariant, duplex=spec.duplex)
     forms = FormCache()
     named = [[(forms.add(front), "" if deck.one_sided else forms.add(back))
               for front, back in deck.cards] for deck in decks]
@@ -157,13 +233,27 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
     fronts, backs = front_slots(spec), back_slots(spec)
     marks = crop_marks(spec, fronts)
     back_marks = crop_marks(spec, backs)
+    folded = spec.duplex == "fold"
+    fold = [spec.fold_line] if spec.fold_line is not None else []
+    strips = {0: label_strips(spec, fronts + (backs if folded else []),
+                              marks + (back_marks + fold if folded else [])),
+              1: label_strips(spec, backs, back_marks)}
+    paper = paper_name(spec.paper)
     pages = 0
 
-    def page(pairs: Sequence[tuple[str, str]], side: int, slots: Any, lines: Any) -> None:
+    def page(pairs: Sequence[tuple[str, str]], side: int, where: list[str]) -> None:
         nonlocal pages
-        for (pair, slot) in zip(pairs, slots):
+        for (pair, slot) in zip(pairs, fronts if side == 0 else backs):
             _place(canvas, pair[side], slot)
-        draw_crop_marks(canvas, lines, spec.mark_stroke)
+        if folded and side == 0:
+            for (pair, slot) in zip(pairs, backs):
+                if pair[1]:
+                    _place(canvas, pair[1], slot)
+            draw_crop_marks(canvas, marks + back_marks, spec.mark_stroke)
+            _fold(canvas, spec)
+        else:
+            draw_crop_marks(canvas, marks if side == 0 else back_marks, spec.mark_stroke)
+        _label(canvas, font, where, strips[side])
         canvas.showPage()
         pages += 1
 
@@ -172,17 +262,25 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
         canvas.bookmarkPage(key)
         canvas.addOutlineEntry(f"{deck.title} ({len(pairs)})", key, level=0)
         sheets = (balanced if deck.secret else _chunks)(pairs, len(fronts))
+
+        def where(n: int, side: str, deck: Deck = deck, count: int = len(sheets)
+                  ) -> list[str]:
+            return [p for p in (file, deck.title, f"sheet {n} of {count}", side, paper) if p]
+
         if deck.one_sided:
-            for sheet in sheets:
-                page(sheet, 0, fronts, marks)
+            for n, sheet in enumerate(sheets, 1):
+                page(sheet, 0, where(n, "FRONT"))
+        elif folded:
+            for n, sheet in enumerate(sheets, 1):
+                page(sheet, 0, where(n, "FRONT | BACK: fold on the dashed line"))
         elif spec.duplex == "none":
-            for sheet in sheets:
-                page(sheet, 0, fronts, marks)
-            for sheet in sheets:
-                page(sheet, 1, backs, back_marks)
+            for n, sheet in enumerate(sheets, 1):
+                page(sheet, 0, where(n, "FRONT"))
+            for n, sheet in enumerate(sheets, 1):
+                page(sheet, 1, where(n, "BACK"))
         else:
-            for sheet in sheets:
-                page(sheet, 0, fronts, marks)
-                page(sheet, 1, backs, back_marks)
+            for n, sheet in enumerate(sheets, 1):
+                page(sheet, 0, where(n, "FRONT"))
+                page(sheet, 1, where(n, "BACK"))
     canvas.save()
     return buffer.getvalue(), pages

@@ -15,7 +15,17 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import HexColor
 from reportlab.pdfgen.canvas import Canvas
 
-from ..imposition import Line, Rect, draw_crop_marks
+from ..imposition import (
+    CUT_TOLERANCE,
+    DEFAULT_EDGE_CLEARANCE,
+    DEFAULT_MARK_STROKE,
+    MARK_HALO,
+    MIN_MARK,
+    MIN_MARK_STROKE,
+    Line,
+    Rect,
+    draw_crop_marks,
+)
 from ..imposition_tiling import Tile, Tiling, page_map_label
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
@@ -27,36 +37,68 @@ if TYPE_CHECKING:  # pragma: no cover
 NAVY = "#1E2430"
 
 
+#: How far a tile prints past a cut line that covers a neighbour's glue strip (its
+#: right and bottom edges): a cut up to this far outside the line shows the board.
+COVER_BLEED = mm(2)
+#: The glue strip stays blank (the board only, no hatching) this far from the line the
+#: covering sheet's edge is laid on, so a sheet laid up to that far off shows no hatching.
+GLUE_CLEAR = mm(2)
+
+
+def edge_bleeds(t: Tile, bleed: float) -> tuple[float, float, float, float]:
+    """(left, bottom, right, top): how far the tile prints past each cut line: ``bleed``
+    on the board's outer edges, ``COVER_BLEED`` where it covers a neighbour's glue strip
+    (right, below), nothing where its own glue strip slides under a neighbour."""
+    return (bleed if t.left is None else 0.0,
+            bleed if t.below is None else min(bleed, COVER_BLEED) if bleed else COVER_BLEED,
+            bleed if t.right is None else min(bleed, COVER_BLEED) if bleed else COVER_BLEED,
+            bleed if t.above is None else 0.0)
+
+
 def drawn_rect(tiling: Tiling, t: Tile, bleed: float) -> Rect:
-    """The part of the page a tile prints: its area plus bleed on the board's outer edges."""
-    p = t.placed
-    return p.expanded(bleed if t.left is None else 0.0, bleed if t.below is None else 0.0,
-                      bleed if t.right is None else 0.0, bleed if t.above is None else 0.0)
+    """The part of the page a tile prints: its area plus ``edge_bleeds``."""
+    return t.placed.expanded(*edge_bleeds(t, bleed))
 
 
 def tile_crop_marks(tiling: Tiling, t: Tile, bleed: float, length: float,
-                    offset: float) -> list[Line]:
-    """Marks on the extension of the tile's four cut lines, outside what it prints."""
-    d = drawn_rect(tiling, t, bleed)
+                    offset: float, clearance: float = DEFAULT_EDGE_CLEARANCE,
+                    stroke: float = DEFAULT_MARK_STROKE) -> list[Line]:
+    """Marks on the extension of the tile's four cut lines, outside its trim.
+
+    Where the tile prints no bleed (a cut towards a neighbouring sheet) a mark starts
+    ``offset`` past the cut; across a bleed it starts ``CUT_TOLERANCE`` past the cut,
+    in the bleed (cut off with it; the 8 mm board margin holds no full mark past a
+    3 mm bleed ``clearance`` from the paper edge).  No mark comes within ``clearance``
+    of the paper edge; a mark shorter than ``MIN_MARK`` is left out.
+    """
     p = t.placed
     pw, ph = tiling.paper
+    cap = clearance + (max(stroke, MIN_MARK_STROKE) + MARK_HALO) / 2 + 0.01
+
+    def start(past: float) -> float:
+        return max(offset, CUT_TOLERANCE) if past > 0 else offset
+
+    left_b, bottom_b, right_b, top_b = edge_bleeds(t, bleed)
+    s_top, s_bottom = start(top_b), start(bottom_b)
+    s_left, s_right = start(left_b), start(right_b)
 
     def room(available: float) -> float:
-        return max(0.0, min(length, available))
+        value = min(length, available - cap)
+        return value if value + 1e-6 >= MIN_MARK else 0.0
 
+    top, bottom = room(ph - p.top - s_top), room(p.y - s_bottom)
+    left, right = room(p.x - s_left), room(pw - p.right - s_right)
     lines = []
-    top, bottom = room(ph - d.top - offset), room(d.y - offset)
-    left, right = room(d.x - offset), room(pw - d.right - offset)
     for x in (p.x, p.right):
         if top:
-            lines.append(Line(x, d.top + offset, x, d.top + offset + top))
+            lines.append(Line(x, p.top + s_top, x, p.top + s_top + top))
         if bottom:
-            lines.append(Line(x, d.y - offset, x, d.y - offset - bottom))
+            lines.append(Line(x, p.y - s_bottom, x, p.y - s_bottom - bottom))
     for y in (p.y, p.top):
         if left:
-            lines.append(Line(d.x - offset, y, d.x - offset - left, y))
+            lines.append(Line(p.x - s_left, y, p.x - s_left - left, y))
         if right:
-            lines.append(Line(d.right + offset, y, d.right + offset + right, y))
+            lines.append(Line(p.right + s_right, y, p.right + s_right + right, y))
     return lines
 
 
@@ -130,7 +172,9 @@ def draw_tile_page(canvas: Canvas, form: str, board: Any, tiling: Tiling, t: Til
         _draw_glue_strip(canvas, side, strip, neighbour, tiling, text, hatches)
 
     draw_crop_marks(canvas, tile_crop_marks(tiling, t, spec.bleed, settings.mark_length,
-                                            settings.mark_offset), settings.mark_stroke)
+                                            settings.mark_offset,
+                                            stroke=settings.mark_stroke),
+                    settings.mark_stroke)
     if tiling.tiled:
         _draw_page_map(canvas, board, tiling, t, d, text)
 
@@ -166,33 +210,39 @@ def _hatch_form(canvas: Canvas, w: float, h: float, forms: dict[tuple, str]) -> 
     return name
 
 
+def hatched_part(side: str, strip: Rect) -> Rect:
+    """The hatched part of a glue strip: all of it but ``GLUE_CLEAR`` next to the line the
+    covering sheet's edge is laid on (the strip's inner edge)."""
+    if side == "left":
+        return Rect(strip.x, strip.y, strip.w - GLUE_CLEAR, strip.h)
+    return Rect(strip.x, strip.y + GLUE_CLEAR, strip.w, strip.h - GLUE_CLEAR)
+
+
 def _draw_glue_strip(canvas: Canvas, side: str, strip: Rect, neighbour: int, tiling: Tiling,
                      text: _Text, hatches: dict[tuple, str]) -> None:
+    hatched = hatched_part(side, strip)
     canvas.saveState()
-    canvas.translate(strip.x, strip.y)
-    canvas.doForm(hatches[(round(strip.w, 3), round(strip.h, 3))])
+    canvas.translate(hatched.x, hatched.y)
+    canvas.doForm(hatches[(round(hatched.w, 3), round(hatched.h, 3))])
     canvas.restoreState()
-    # the line the neighbour's cut edge is laid on, extended into the margins
+    # the line the neighbour's cut edge is laid on: marked in the margins only, so the
+    # GLUE_CLEAR next to it shows nothing but the board
     canvas.saveState()
     canvas.setStrokeColor(HexColor(NAVY))
     canvas.setLineWidth(0.6)
-    canvas.setDash([3, 2], 0)
     pw, ph = tiling.paper
-    inset = 0.3  # half the line inside the strip: the neighbour's edge hides it
+    edge = DEFAULT_EDGE_CLEARANCE + 0.35   # no ink in the border a printer leaves blank
     if side == "left":
-        x = strip.right - inset
-        canvas.line(x, strip.y, x, strip.top)
-        canvas.setDash([], 0)
-        canvas.line(x, strip.top + mm(1), x, min(ph, strip.top + mm(6)))
-        canvas.line(x, strip.y - mm(1), x, max(0.0, strip.y - mm(6)))
+        x = strip.right
+        canvas.line(x, strip.top + mm(1), x, min(ph - edge, strip.top + mm(6)))
+        canvas.line(x, strip.y - mm(1), x, max(edge, strip.y - mm(6)))
     else:
-        y = strip.y + inset
-        canvas.line(strip.x, y, strip.right, y)
-        canvas.setDash([], 0)
-        canvas.line(strip.x - mm(1), y, max(0.0, strip.x - mm(6)), y)
-        canvas.line(strip.right + mm(1), y, min(pw, strip.right + mm(6)), y)
+        y = strip.y
+        canvas.line(strip.x - mm(1), y, max(edge, strip.x - mm(6)), y)
+        canvas.line(strip.right + mm(1), y, min(pw - edge, strip.right + mm(6)), y)
     canvas.restoreState()
-    label = f"GLUE - SHEET {neighbour + 1} COVERS THIS STRIP UP TO THE DASHED LINE"
+    label = f"GLUE - SHEET {neighbour + 1} COVERS THIS STRIP UP TO THE LINE MARKED AT ITS ENDS"
+    strip = hatched   # the label stays clear of the line too
     canvas.saveState()
     if side == "left":
         canvas.translate(strip.x + strip.w / 2, strip.y + strip.h / 2)
@@ -248,8 +298,9 @@ def draw_tiled(canvas: Canvas, ctx: Context, boards: Sequence[Any], forms: Seque
     hatches: dict[tuple, str] = {}
     for tiling in tilings:
         for t in tiling.tiles:
-            for _, strip, _ in glue_strips(tiling, t):
-                _hatch_form(canvas, strip.w, strip.h, hatches)
+            for side, strip, _ in glue_strips(tiling, t):
+                hatched = hatched_part(side, strip)
+                _hatch_form(canvas, hatched.w, hatched.h, hatches)
     pages = 0
     for board, form, tiling in zip(boards, forms, tilings):
         key = f"board-{board.id}"

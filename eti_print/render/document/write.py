@@ -76,7 +76,8 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
     buffer = io.BytesIO()
     size = theme.page if booklet is None else booklet[0]
     # the initial font would otherwise be Helvetica, referenced but never embedded
-    c = new_canvas(buffer, size, theme.body.regular, info)
+    c = new_canvas(buffer, size, theme.body.regular, info,
+                   duplex=booklet[1] if booklet is not None else "none")
     outline: list[tuple[Heading, str]] = []
     if booklet is None:
         for page in pages:
