@@ -185,6 +185,38 @@ _CODE: dict[tuple[str, str | None, str | None], Any] = {}
 _CODE_MAX = 8192
 
 
+class _CompiledOnDisk:
+    """Compiled template code kept between processes (``diskcache.Persistent``: one file
+    per version of eti-print, jinja2 and Python, so the same source compiles to the
+    same code); a syntax error is never kept."""
+
+    def __init__(self) -> None:
+        from .diskcache import Persistent
+        self.store = Persistent("templates", _CODE_MAX)
+
+    @staticmethod
+    def _key(key: tuple) -> str:
+        import hashlib
+        return hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, key: tuple) -> Any:
+        import marshal
+        blob = self.store.get(self._key(key))
+        if blob is None:
+            return None
+        try:
+            return marshal.loads(blob)
+        except (EOFError, ValueError, TypeError):
+            return None
+
+    def keep(self, key: tuple, code: Any) -> None:
+        import marshal
+        self.store.keep(self._key(key), marshal.dumps(code))
+
+
+_COMPILED = _CompiledOnDisk()
+
+
 class _Sandbox(ImmutableSandboxedEnvironment):
     template_class = _Template
     intercepted_binops = frozenset({"*", "**", "%"})
@@ -197,7 +229,10 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         key = (source, name, filename)
         code = _CODE.get(key)
         if code is None:
-            code = super().compile(source, name, filename)
+            code = _COMPILED.get(key)
+            if code is None:
+                code = super().compile(source, name, filename)
+                _COMPILED.keep(key, code)
             if len(_CODE) >= _CODE_MAX:
                 _CODE.clear()
             _CODE[key] = code
