@@ -35,13 +35,17 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
 FLOOR = str(ROOT / "bench" / "floor.py")
+#: The processes' environment: Python's bytecode written and read (as an installed
+#: eti-print's is), in a folder of this run rather than the checkout.
+ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+ENV["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="eti-bench-pyc-")
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
     """Wall seconds and peak RSS (MiB) of one process."""
     started = time.perf_counter()
     proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                            env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+                            env={**ENV, "PYTHONPATH": str(ROOT), **(env or {})})
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - started
     err = proc.stderr.read().decode() if proc.stderr else ""
