@@ -92,6 +92,7 @@ def code_hash() -> str:
     if _code_hash is None:
         h = hashlib.sha256(FORMAT + sys.version.encode())
         _tree(h, _PACKAGE_DIR.parent, (_PACKAGE_DIR.name,), skip=("__pycache__",))
+        plugins: set[str] = set()
         for entry in sys.path:
             try:
                 names = sorted(n for n in os.listdir(entry or ".")
@@ -100,8 +101,47 @@ def code_hash() -> str:
                 continue
             h.update(entry.encode("utf-8", "surrogateescape") + b"\0"
                      + "\0".join(names).encode("utf-8", "surrogateescape"))
+            for name in names:
+                plugins.update(_game_modules(Path(entry or ".", name, "entry_points.txt")))
+        # a game plugin of another distribution (an editable install keeps its version
+        # while its code changes): its files too
+        for top in sorted(plugins - {_PACKAGE_DIR.name}):
+            _module_files(h, top)
         _code_hash = h.hexdigest()
     return _code_hash
+
+
+def _game_modules(path: Path) -> set[str]:
+    """The top-level modules an ``entry_points.txt`` names in eti-print's games group."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    found, inside = set(), False
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            inside = line == "[eti_print.games]"
+        elif inside and "=" in line:
+            found.add(line.split("=", 1)[1].strip().split(":")[0].split(".")[0])
+    return found
+
+
+def _module_files(h: Any, top: str) -> None:
+    """Hash the files of the top-level module ``top`` (found, not imported)."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        spec = None
+    h.update(b"plugin " + top.encode() + b"\0")
+    if spec is None:
+        return
+    for folder in spec.submodule_search_locations or ():
+        _tree(h, Path(folder).parent, (Path(folder).name,), skip=("__pycache__",))
+    if not spec.submodule_search_locations and spec.origin and os.path.isfile(spec.origin):
+        origin = Path(spec.origin)
+        _tree(h, origin.parent, (origin.name,))
 
 
 def key(root: Path, *parts: Any) -> str:

@@ -292,3 +292,20 @@ def test_no_cache_on_the_command_line_reads_and_writes_no_cache(tmp_path, monkey
     assert main(["build", "sci-tech", "-q", "--out", str(tmp_path / "b")]) == 0
     assert len([p for p in (tmp_path / "cache" / "builds").rglob("*") if p.is_file()]) == 1
     assert _pdfs(tmp_path / "a") == _pdfs(tmp_path / "b")
+
+
+def test_the_cache_key_follows_the_code_of_a_game_plugin(tmp_path, monkeypatch):
+    """A game of another distribution (an editable install keeps its version while its
+    code changes) is part of the key: an edit to its code is a new build."""
+    from eti_print import diskcache
+    dist = tmp_path / "site" / "mygame-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "entry_points.txt").write_text("[eti_print.games]\nmine = mygame.game:GAME\n")
+    (tmp_path / "site" / "mygame").mkdir()
+    (tmp_path / "site" / "mygame" / "game.py").write_text("GAME = None\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(diskcache, "_code_hash", None)
+    before = diskcache.code_hash()
+    (tmp_path / "site" / "mygame" / "game.py").write_text("GAME = 1\n")
+    monkeypatch.setattr(diskcache, "_code_hash", None)
+    assert diskcache.code_hash() != before
