@@ -308,9 +308,10 @@ SHARED = BuildCache(workers=1, keep=4)
 @contextmanager
 def batch_gc() -> Iterator[None]:
     """Garbage collection for one short batch of work: what is already loaded (the
-    modules, the code) is frozen out of the collector's sight, and collections are
-    rarer while it runs (the work makes few cycles; scanning every young object
-    thousands of times made the cost per card grow with the pack).  Restored after."""
+    modules, the code; then the pack, once loaded) is frozen out of the collector's
+    sight, and collections are rarer while it runs (the work makes few cycles;
+    scanning every young object thousands of times made the cost per card grow with
+    the pack).  Restored after."""
     threshold = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(max(threshold[0], 20000), threshold[1], threshold[2])
@@ -359,6 +360,7 @@ def _validate(pack_arg: str | None, cache: BuildCache | None, verbose: bool) -> 
     from .dataset import unlisted_note
     # the pack's print: defaults too, so that validate fails exactly when build would
     ctx = load_checked(pack_arg, PrintRequest(), cache)
+    gc.freeze()                    # the loaded pack lives to the end (batch_gc unfreezes)
     plans = resolve(ctx)
     ds, game = ctx.dataset, ctx.game
     resolved = {d.id: len(d.cards) for job, plan in plans if job.key == "decks"
@@ -394,6 +396,7 @@ def build(pack_arg: str | None, out_dir: Path, options: PrintOptions | PrintRequ
         from .manifest import manifest, manifest_name
         with batch_gc():
             ctx = load_checked(pack_arg, options, cache)
+            gc.freeze()            # the loaded pack lives to the end: out of the collector's way
             outputs = render(ctx, progress)
         files = [(o.name, o.data) for o in outputs] + [(manifest_name(ctx),
                                                          manifest(ctx, outputs))]
