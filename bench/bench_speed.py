@@ -156,11 +156,16 @@ def scale(runs: int, sizes: list[int], tmp: Path) -> None:
         report(f"synthetic pack, {n} cards", found, "floor")
         for name, figures in found.items():
             per_card.setdefault(name, {})[n] = statistics.median(figures["wall"]) / n
-    print("\ncost per card (ms), and its ratio to the smallest pack's")
+    print("\ncost per card (ms, the whole process over N), and its ratio to the smallest "
+          "pack's; then the marginal cost per card from one size to the next")
     for name, by_n in per_card.items():
         first = by_n[sizes[0]]
         print(f"{name:24} " + "  ".join(f"{n}: {1000 * t:.3f} ({t / first:.2f})"
                                          for n, t in by_n.items()))
+        steps = list(by_n.items())
+        print(f"{'':24} " + "  ".join(
+            f"{a}->{b}: {1000 * (tb * b - ta * a) / (b - a):.3f}"
+            for (a, ta), (b, tb) in zip(steps, steps[1:])))
 
 
 def main() -> None:
