@@ -243,20 +243,22 @@ def test_an_unchanged_pack_is_read_back_from_the_persistent_cache(tmp_path, monk
 
 
 def test_a_failure_is_never_kept_and_a_torn_entry_is_a_miss(tmp_path):
+    from pathlib import Path
+
     from eti_print.diskcache import DiskCache
     from eti_print.errors import InputError
     store = DiskCache(tmp_path / "cache")
-    pack = copy_pack(tmp_path / "pack")
-    edit(pack / "templates/layouts/event.yaml", 'text: "{{ card.title }}"',
-         'text: "{{ card.titel }}"')
+    sci_tech = Path(__file__).resolve().parents[1] / "packs" / "sci-tech"
+    pack = copy_pack(tmp_path / "pack", sci_tech)
+    layout = pack / "templates/layouts/marker-level-1.yaml"
+    edit(layout, 'fill: "{{ card.colour }}"', 'fill: "{{ card.colur }}"')
     for _ in range(2):
-        with pytest.raises(InputError, match="titel"):
+        with pytest.raises(InputError, match="colur"):
             build(str(pack), tmp_path / "out", PrintOptions(), cache=None, store=store)
-        with pytest.raises(InputError, match="titel"):
+        with pytest.raises(InputError, match="colur"):
             validate(str(pack), cache=None, store=store)
     assert not [p for p in _entries(store) if p.is_file()]
-    edit(pack / "templates/layouts/event.yaml", 'text: "{{ card.titel }}"',
-         'text: "{{ card.title }}"')
+    edit(layout, 'fill: "{{ card.colur }}"', 'fill: "{{ card.colour }}"')
     build(str(pack), tmp_path / "a", PrintOptions(), cache=None, store=store)
     [entry] = [p for p in _entries(store) if p.is_file()]
     data = entry.read_bytes()
