@@ -4,6 +4,7 @@ would; every problem of every output comes in one run; one template context ever
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -208,6 +209,8 @@ def test_the_shared_cache_never_hides_a_problem(tmp_path, capsys):
 
 # -- the persistent build cache (diskcache.py) ---------------------------------------------
 
+SCI_TECH = Path(__file__).resolve().parents[1] / "packs" / "sci-tech"   # a small pack
+
 
 def _entries(store) -> list:
     return sorted((store.folder / "builds").rglob("*")) if (store.folder / "builds").exists() \
@@ -220,7 +223,7 @@ def test_an_unchanged_pack_is_read_back_from_the_persistent_cache(tmp_path, monk
     from eti_print import pipeline
     from eti_print.diskcache import DiskCache
     store = DiskCache(tmp_path / "cache")
-    pack = copy_pack(tmp_path / "pack")
+    pack = copy_pack(tmp_path / "pack", SCI_TECH)
     first = build(str(pack), tmp_path / "a", PrintOptions(), cache=None, store=store)
     summary = validate(str(pack), cache=None, store=store)
     assert len([p for p in _entries(store) if p.is_file()]) == 2
@@ -230,26 +233,23 @@ def test_an_unchanged_pack_is_read_back_from_the_persistent_cache(tmp_path, monk
         assert validate(str(pack), cache=None, store=store) == summary
     assert summary == validate(str(pack), cache=None)
     assert _pdfs(tmp_path / "b") == _pdfs(tmp_path / "a")
-    assert (tmp_path / "b" / "eti-manifest.json").read_bytes() == \
-        (tmp_path / "a" / "eti-manifest.json").read_bytes()
+    assert (tmp_path / "b" / "sci-tech-manifest.json").read_bytes() == \
+        (tmp_path / "a" / "sci-tech-manifest.json").read_bytes()
     assert again.splitlines()[:-1] == first.splitlines()[:-1]     # all but the time
     # other options, or one edited byte, are another build
     build(str(pack), tmp_path / "c", PrintOptions(ink_saver=True), cache=None, store=store)
-    assert "eti-cards-ink-saver.pdf" in _pdfs(tmp_path / "c")
-    edit(pack / "cards/events.yaml", "highest filled data port.", "highest occupied data port.")
+    assert "sci-tech-markers-ink-saver.pdf" in _pdfs(tmp_path / "c")
+    edit(pack / "cards/fields.yaml", "name: Attack", "name: Assault")
     build(str(pack), tmp_path / "d", PrintOptions(), cache=None, store=store)
     build(str(pack), tmp_path / "fresh", PrintOptions(), cache=None)
     assert _pdfs(tmp_path / "d") == _pdfs(tmp_path / "fresh") != _pdfs(tmp_path / "a")
 
 
 def test_a_failure_is_never_kept_and_a_torn_entry_is_a_miss(tmp_path):
-    from pathlib import Path
-
     from eti_print.diskcache import DiskCache
     from eti_print.errors import InputError
     store = DiskCache(tmp_path / "cache")
-    sci_tech = Path(__file__).resolve().parents[1] / "packs" / "sci-tech"
-    pack = copy_pack(tmp_path / "pack", sci_tech)
+    pack = copy_pack(tmp_path / "pack", SCI_TECH)
     layout = pack / "templates/layouts/marker-level-1.yaml"
     edit(layout, 'fill: "{{ card.colour }}"', 'fill: "{{ card.colur }}"')
     for _ in range(2):
