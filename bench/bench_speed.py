@@ -39,6 +39,8 @@ FLOOR = str(ROOT / "bench" / "floor.py")
 #: eti-print's is), in a folder of this run rather than the checkout.
 ENV = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
 ENV["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="eti-bench-pyc-")
+#: Every cache folder is the bench's own (rows with a cache name theirs), never the user's.
+ENV["ETI_PRINT_CACHE_DIR"] = tempfile.mkdtemp(prefix="eti-bench-cache-")
 
 
 def run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float]:
@@ -58,6 +60,8 @@ def run(cmd: list[str], env: dict[str, str] | None = None) -> tuple[float, float
 def cards_only(pack: str, out: str) -> None:
     """The cards PDF alone: load + check, then only the decks job (this process)."""
     sys.path.insert(0, str(ROOT))
+    from eti_print.diskcache import use
+    use(False)                                 # as --no-cache: nothing compiled is read back
     from eti_print.options import PrintRequest
     from eti_print.pipeline import _named, jobs, load_checked
     ctx = load_checked(pack, PrintRequest())
@@ -186,6 +190,8 @@ def main() -> None:
             eti(args.runs, tmp)
         if not args.no_scale:
             scale(args.runs, [int(s) for s in args.sizes.split(",")], tmp)
+    for folder in (ENV["PYTHONPYCACHEPREFIX"], ENV["ETI_PRINT_CACHE_DIR"]):
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ os.environ["ETI_PRINT_BUILD_CACHE"] = "off"
 
 def pytest_unconfigure(config):
     if os.environ["ETI_PRINT_CACHE_DIR"].endswith(_RUN):
+        from eti_print import diskcache
+        diskcache.use(False)     # nothing written back at exit into the folder removed
         shutil.rmtree(os.environ["ETI_PRINT_CACHE_DIR"], ignore_errors=True)
 
 
