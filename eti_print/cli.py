@@ -74,7 +74,7 @@ def _offset(value: str) -> tuple[float, float]:
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .pipeline import validate
     # one run of the command line is one build: nothing to reuse, so no cache to keep
-    summary = validate(args.pack, verbose=args.verbose, cache=None)
+    summary = validate(args.pack, verbose=args.verbose, cache=None, store=_store(args))
     if args.simulate:
         from .games import simulate_pack
         summary += "\n" + simulate_pack(args.pack)
@@ -131,7 +131,24 @@ def _cmd_build(args: argparse.Namespace) -> int:
     from .pipeline import build
     return _report(args, lambda progress: build(
         args.pack, Path(args.out), _print_options(args), progress=progress,
-        verbose=args.verbose, cache=None))
+        verbose=args.verbose, cache=None, store=_store(args)))
+
+
+def _store(args: argparse.Namespace):
+    """The persistent build cache (diskcache.py), or None with --no-cache."""
+    from .diskcache import ENV_BUILDS, DiskCache, use
+    if args.no_cache:
+        use(False)
+        return None
+    if os.environ.get(ENV_BUILDS) == "off":
+        return None
+    return DiskCache()
+
+
+def _add_no_cache(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--no-cache", action="store_true",
+                   help="neither read nor write the persistent build cache (the user's "
+                        "cache folder, or $ETI_PRINT_CACHE_DIR)")
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
@@ -292,7 +309,11 @@ def _add_print_options(p: argparse.ArgumentParser) -> None:
                         "(default: pack.yaml's print: ink_saver)")
 
 
-def make_parser() -> argparse.ArgumentParser:
+#: Commands of the core: parsing them needs no game plugin loaded.
+_CORE_FAST = ("build", "validate")
+
+
+def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
     parser = _Parser(prog="eti-print",
                      description="Print-and-play cards, boards, tokens and rules reference "
                                  "for E.T.I.: Estimated Time to Invasion (and other packs).")
@@ -310,6 +331,7 @@ def make_parser() -> argparse.ArgumentParser:
     p.add_argument("--simulate", action="store_true",
                    help="also play simulated games of the pack's game and check the rules "
                         "that need them (E.T.I.: the order of the endgame ladder)")
+    _add_no_cache(p)
     p.set_defaults(handler=_cmd_validate)
 
     p = sub.add_parser("new", help="write a new one-deck pack to start a game from")
@@ -346,6 +368,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="impose the rules reference two pages to a landscape sheet in "
                         "saddle-stitch order, to fold into a booklet")
     _add_print_options(p)
+    _add_no_cache(p)
     p.set_defaults(handler=_cmd_build)
 
     p = sub.add_parser("calibrate", help="print a duplex calibration sheet to read --back-offset")
@@ -431,9 +454,10 @@ def make_parser() -> argparse.ArgumentParser:
     _add_print_options(p)
     p.set_defaults(handler=_cmd_watch)
 
-    from .games import games
-    for game in games():
-        game.add_commands(sub)
+    if games_too:
+        from .games import games
+        for game in games():
+            game.add_commands(sub)
     return parser
 
 
@@ -452,7 +476,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = moved + [a for a in argv[:end] if a not in _ANYWHERE] + argv[end:]
     debug = "--debug" in moved or bool(os.environ.get("ETI_PRINT_DEBUG"))
     verbose = "-v" in moved or "--verbose" in moved
-    parser = make_parser()
+    # build and validate skip the game plugins' commands (loading them is most of a
+    # cached build's time); any other command, --help included, sees them all
+    command = next((a for a in argv if not a.startswith("-")), None)
+    parser = make_parser(games_too=command not in _CORE_FAST)
     try:
         args = parser.parse_args(argv)
         if args.quiet and args.verbose:

@@ -17,22 +17,28 @@ leaves the last good output untouched.
 
 from __future__ import annotations
 
+import gc
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from . import diskcache
 from .cache import BuildCache
 from .context import Context, Output, Progress
-from .dataset import Dataset, load_dataset, run_checks, unlisted_note
 from .errors import InputError, Problem, combine
-from .manifest import manifest, manifest_name
 from .options import PrintOptions, PrintRequest
 from .output import prepare_dir, source_date_epoch, write_set
 from .pack import Pack
 from .progress import advance, start
 from .readability import check_layouts
 
+# the dataset (cerberus, yaml) and the manifest load when a command needs them: a build
+# the persistent cache answers never does
 if TYPE_CHECKING:  # pragma: no cover
+    from .dataset import Dataset
+    from .diskcache import DiskCache
     from .jobs import Job
 
 #: The font roles each job type draws with.
@@ -65,6 +71,7 @@ def print_options(ds: Dataset, request: PrintRequest) -> PrintOptions:
 def load(pack_arg: str | None, options: PrintOptions | PrintRequest, cache: Any = None) -> Context:
     """Read the whole pack; raise every problem of the data and the resources at once."""
     from .art import ArtLibrary
+    from .dataset import load_dataset, run_checks
     from .fonts import load_fonts
     from .layout import LayoutLibrary
     from .sheets import load_sheets
@@ -112,6 +119,7 @@ def load(pack_arg: str | None, options: PrintOptions | PrintRequest, cache: Any 
 
 def check(ctx: Context) -> list[Problem]:
     """Every problem the data, the game's rules and the output entries have."""
+    from .dataset import run_checks
     ds = ctx.dataset
     problems = run_checks(ds)
     if ctx.game is not None:
@@ -263,8 +271,15 @@ def write(out_dir: Path, ctx: Context, outputs: list[Output],
     With ``skip_unchanged`` a file whose bytes are already on disk is left
     alone (watch: PDF viewers reload only what changed).
     """
-    out = prepare_dir(out_dir)
+    from .manifest import manifest, manifest_name
     files = [(o.name, o.data) for o in outputs] + [(manifest_name(ctx), manifest(ctx, outputs))]
+    return write_files(out_dir, files, skip_unchanged)
+
+
+def write_files(out_dir: Path, files: list[tuple[str, bytes]],
+                skip_unchanged: bool = False) -> list[Path]:
+    """Write ``(name, bytes)`` files into ``out_dir`` atomically; return those written."""
+    out = prepare_dir(out_dir)
     # the whole set is staged, then moved into place: a failure keeps the last set whole
     return write_set(out, [(name, data) for name, data in files
                            if not (skip_unchanged and _same_bytes(out / name, data))])
@@ -289,12 +304,62 @@ def _same_bytes(path: Path, data: bytes) -> bool:
 SHARED = BuildCache(workers=1, keep=4)
 
 
+@contextmanager
+def batch_gc() -> Iterator[None]:
+    """Garbage collection for one short batch of work: what is already loaded (the
+    modules, the code; then the pack, once loaded) is frozen out of the collector's
+    sight, and collections are rarer while it runs (the work makes few cycles;
+    scanning every young object thousands of times made the cost per card grow with
+    the pack).  Restored after."""
+    threshold = gc.get_threshold()
+    gc.freeze()
+    gc.set_threshold(max(threshold[0], 20000), threshold[1], threshold[2])
+    try:
+        yield
+    finally:
+        gc.set_threshold(*threshold)
+        gc.unfreeze()
+
+
+def _key(pack_arg: str | None, *parts: Any) -> str:
+    root = Pack.open(pack_arg).root
+    return diskcache.key(root, str(root), *parts)
+
+
+def _stored(store: DiskCache | None, pack_arg: str | None, *parts: Any) -> tuple[Any, str]:
+    """What ``store`` holds for this command on this pack, and its key (see diskcache)."""
+    if store is None:
+        return None, ""
+    key = _key(pack_arg, *parts)
+    return store.get(key), key
+
+
+def _keep(store: DiskCache | None, key: str, pack_arg: str | None, value: Any,
+          *parts: Any) -> None:
+    """Store a command's result, unless a file of the pack changed while it ran."""
+    if store is not None and _key(pack_arg, *parts) == key:
+        store.put(key, value)
+
+
 def validate(pack_arg: str | None, cache: BuildCache | None = SHARED,
-             verbose: bool = False) -> str:
+             verbose: bool = False, store: DiskCache | None = None) -> str:
     """load + check + resolve (no drawing); a one-line summary, or every problem
-    (``verbose``: then the print options checked, and where each is set)."""
+    (``verbose``: then the print options checked, and where each is set).  With a
+    ``store`` (the persistent cache) an unchanged pack's summary is read back."""
+    found, key = _stored(store, pack_arg, "validate", verbose)
+    if isinstance(found, str):
+        return found
+    with batch_gc():
+        summary = _validate(pack_arg, cache, verbose)
+    _keep(store, key, pack_arg, summary, "validate", verbose)
+    return summary
+
+
+def _validate(pack_arg: str | None, cache: BuildCache | None, verbose: bool) -> str:
+    from .dataset import unlisted_note
     # the pack's print: defaults too, so that validate fails exactly when build would
     ctx = load_checked(pack_arg, PrintRequest(), cache)
+    gc.freeze()                    # the loaded pack lives to the end (batch_gc unfreezes)
     plans = resolve(ctx)
     ds, game = ctx.dataset, ctx.game
     resolved = {d.id: len(d.cards) for job, plan in plans if job.key == "decks"
@@ -316,21 +381,35 @@ def validate(pack_arg: str | None, cache: BuildCache | None = SHARED,
 
 def build(pack_arg: str | None, out_dir: Path, options: PrintOptions | PrintRequest,
           progress: Progress = None, cache: BuildCache | None = SHARED,
-          verbose: bool = False) -> str:
+          verbose: bool = False, store: DiskCache | None = None) -> str:
     """Build every output of a pack; return a short report (``verbose``: first, the
-    print options and where each is set)."""
+    print options and where each is set).  With a ``store`` (the persistent cache)
+    an unchanged pack's files are read back instead of built."""
     started = time.perf_counter()
     source_date_epoch()  # reportlab reads it too, and would crash on a bad value
-    ctx = load_checked(pack_arg, options, cache)
-    outputs = render(ctx, progress)
-    written = write(out_dir, ctx, outputs)
+    found, key = _stored(store, pack_arg, "build", options, verbose)
+    if isinstance(found, dict):
+        files, lines, note = found["files"], found["lines"], found["note"]
+    else:
+        from .dataset import unlisted_note
+        from .manifest import manifest, manifest_name
+        with batch_gc():
+            ctx = load_checked(pack_arg, options, cache)
+            gc.freeze()            # the loaded pack lives to the end: out of the collector's way
+            outputs = render(ctx, progress)
+        files = [(o.name, o.data) for o in outputs] + [(manifest_name(ctx),
+                                                         manifest(ctx, outputs))]
+        lines = [ctx.options.describe()] if verbose else []
+        for o in outputs:
+            counts = ", ".join(f"{v} {k}" for k, v in o.counts.items())
+            lines.append(f"{o.name}: {o.pages} pages" + (f" ({counts})" if counts else ""))
+        note = unlisted_note(ctx.dataset)
+    written = write_files(out_dir, files)
+    if not isinstance(found, dict):
+        _keep(store, key, pack_arg, {"files": files, "lines": lines, "note": note},
+              "build", options, verbose)
     seconds = time.perf_counter() - started
-    lines = [ctx.options.describe()] if verbose else []
-    for o in outputs:
-        counts = ", ".join(f"{v} {k}" for k, v in o.counts.items())
-        lines.append(f"{o.name}: {o.pages} pages" + (f" ({counts})" if counts else ""))
-    lines.append(f"wrote {len(written)} files to {out_dir} in {seconds:.2f} s")
-    note = unlisted_note(ctx.dataset)
+    lines = lines + [f"wrote {len(written)} files to {out_dir} in {seconds:.2f} s"]
     if note:
         lines.append(note)
     return "\n".join(lines)

@@ -10,6 +10,8 @@ file, line, column and field path.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 from dataclasses import dataclass
 from functools import cache
@@ -19,6 +21,7 @@ from typing import Any
 import cerberus
 from cerberus import TypeDefinition
 from cerberus import errors as cerr
+from cerberus.schema import DefinitionSchema
 
 from . import schema_rules, words
 from .errors import InputError, Problem
@@ -54,6 +57,35 @@ class StrictValidator(cerberus.Validator):
         """{'type': 'string'}"""
         if isinstance(value, str) and not schema_rules.linear_regex(pattern).fullmatch(value):
             self._error(field, cerr.REGEX_MISMATCH)
+
+
+class _CheckedOnce(DefinitionSchema):
+    """A schema cerberus checks once: a schema that passed its self-check in any
+    process is known by its content (``diskcache.Persistent``) and not checked again.
+    Checking costs more than all the validation of a pack's data."""
+
+    def validate(self, schema: Any = None) -> None:
+        if schema is None:
+            schema = self.schema
+        key = hashlib.sha256(json.dumps(schema, sort_keys=True, default=repr)
+                             .encode()).hexdigest()
+        if _checked().get(key):
+            return
+        super().validate(schema)
+        _checked().keep(key, True)
+
+
+@cache
+def _checked() -> Any:
+    from .diskcache import Persistent
+    return Persistent("schemas", 4096)
+
+
+def _validator(fields: dict[str, Any]) -> StrictValidator:
+    """A validator of ``fields``, the schema self-checked once (``_CheckedOnce``)."""
+    validator = StrictValidator()
+    validator.schema = _CheckedOnce(validator, fields)
+    return validator
 
 
 @dataclass(frozen=True)
@@ -126,7 +158,7 @@ def load_schema(path: Path, shown: str) -> Schema:
     validator = None
     if not problems:
         try:
-            validator = StrictValidator(fields)
+            validator = _validator(fields)
         except cerberus.SchemaError as exc:
             problems.append(doc.problem(("schema",), f"invalid schema: {exc}"))
     if problems or validator is None:

@@ -28,7 +28,7 @@ from jinja2.exceptions import (
     UndefinedError,
 )
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from . import template_budget
 from .errors import InputError, Problem
@@ -185,6 +185,38 @@ _CODE: dict[tuple[str, str | None, str | None], Any] = {}
 _CODE_MAX = 8192
 
 
+class _CompiledOnDisk:
+    """Compiled template code kept between processes (``diskcache.Persistent``: one file
+    per version of eti-print, jinja2 and Python, so the same source compiles to the
+    same code); a syntax error is never kept."""
+
+    def __init__(self) -> None:
+        from .diskcache import Persistent
+        self.store = Persistent("templates", _CODE_MAX)
+
+    @staticmethod
+    def _key(key: tuple) -> str:
+        import hashlib
+        return hashlib.sha256(repr(key).encode("utf-8", "surrogatepass")).hexdigest()
+
+    def get(self, key: tuple) -> Any:
+        import marshal
+        blob = self.store.get(self._key(key))
+        if blob is None:
+            return None
+        try:
+            return marshal.loads(blob)
+        except (EOFError, ValueError, TypeError):
+            return None
+
+    def keep(self, key: tuple, code: Any) -> None:
+        import marshal
+        self.store.keep(self._key(key), marshal.dumps(code))
+
+
+_COMPILED = _CompiledOnDisk()
+
+
 class _Sandbox(ImmutableSandboxedEnvironment):
     template_class = _Template
     intercepted_binops = frozenset({"*", "**", "%", "+"})
@@ -197,7 +229,10 @@ class _Sandbox(ImmutableSandboxedEnvironment):
         key = (source, name, filename)
         code = _CODE.get(key)
         if code is None:
-            code = super().compile(source, name, filename)
+            code = _COMPILED.get(key)
+            if code is None:
+                code = super().compile(source, name, filename)
+                _COMPILED.keep(key, code)
             if len(_CODE) >= _CODE_MAX:
                 _CODE.clear()
             _CODE[key] = code
@@ -271,6 +306,9 @@ class TemplateEnv:
         if not isinstance(source, str):
             raise self._error(TypeError(f"a template must be text, got {type(source).__name__}"),
                               where, line, field, context)
+        fast = _bare_value(source, context)
+        if fast is not None:
+            return fast
         try:
             tmpl = self._compile_inline(source)
             return _render(tmpl, context)
@@ -346,6 +384,29 @@ class TemplateEnv:
         else:
             path, at_line = filename, tline
         return InputError(Problem(message, path, at_line, None, field, hint))
+
+
+#: A bare attribute template, ``{{ card.title }}``: almost half a pack's templates.
+_BARE_RE = re.compile(r"\{\{ ?([A-Za-z_][A-Za-z0-9_]*)\.([A-Za-z][A-Za-z0-9_]*) ?\}\}")
+
+
+def _bare_value(source: str, context: Mapping[str, Any]) -> Markup | None:
+    """What ``{{ name.key }}`` renders to, without jinja2, when that is plainly the
+    mapping's text or number (escaped as autoescape does); None for anything else
+    (another template, a missing or null value, an attribute of the dict type, any
+    other type), which then goes through jinja2 with its errors and limits."""
+    m = _BARE_RE.fullmatch(source)
+    if m is None:
+        return None
+    obj = context.get(m.group(1)) if isinstance(context, dict) else None
+    key = m.group(2)
+    if type(obj) is not dict or hasattr(dict, key):
+        return None
+    value = obj.get(key)
+    if type(value) not in (str, int, float) or (type(value) is str
+                                                and len(value) > MAX_OUTPUT):
+        return None
+    return Markup(str(escape(value)))
 
 
 def _render(tmpl: Template, context: Mapping[str, Any]) -> Markup:

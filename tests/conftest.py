@@ -6,12 +6,31 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
 from eti_print.pack import Pack, default_pack_root
+
+#: The on-disk caches (compiled templates, checked schemas) of one test session: one
+#: folder every xdist worker shares, never the user's own cache folder, removed when the
+#: session ends.  The persistent build cache is off (``ETI_PRINT_BUILD_CACHE``), so every
+#: build a test makes, in process or on the command line, is made afresh: only the tests
+#: of that cache hand ``build`` a store of their own.
+_RUN = f"eti-print-tests-{os.getpid()}"    # xdist workers inherit the controller's folder
+os.environ.setdefault("ETI_PRINT_CACHE_DIR",
+                      str(Path(tempfile.gettempdir()) / _RUN))
+os.environ["ETI_PRINT_BUILD_CACHE"] = "off"
+
+
+def pytest_unconfigure(config):
+    if os.environ["ETI_PRINT_CACHE_DIR"].endswith(_RUN):
+        from eti_print import diskcache
+        diskcache.use(False)     # nothing written back at exit into the folder removed
+        shutil.rmtree(os.environ["ETI_PRINT_CACHE_DIR"], ignore_errors=True)
+
 
 ROOT = default_pack_root()
 PACK_PARTS = ("cards", "templates", "fonts", "pack.yaml")

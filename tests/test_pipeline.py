@@ -4,6 +4,7 @@ would; every problem of every output comes in one run; one template context ever
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 import pytest
 
@@ -204,3 +205,109 @@ def test_the_shared_cache_never_hides_a_problem(tmp_path, capsys):
     with pytest.raises(InputError, match="titel"):
         build(str(pack), tmp_path / "out", PrintOptions(), cache=cache)
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pdf"))
+
+
+# -- the persistent build cache (diskcache.py) ---------------------------------------------
+
+SCI_TECH = Path(__file__).resolve().parents[1] / "packs" / "sci-tech"   # a small pack
+
+
+def _entries(store) -> list:
+    return sorted((store.folder / "builds").rglob("*")) if (store.folder / "builds").exists() \
+        else []
+
+
+def test_an_unchanged_pack_is_read_back_from_the_persistent_cache(tmp_path, monkeypatch):
+    """A second cold build of an unchanged pack neither loads nor draws anything, and
+    writes the bytes a build without the cache writes; a changed file is a new build."""
+    from eti_print import pipeline
+    from eti_print.diskcache import DiskCache
+    store = DiskCache(tmp_path / "cache")
+    pack = copy_pack(tmp_path / "pack", SCI_TECH)
+    first = build(str(pack), tmp_path / "a", PrintOptions(), cache=None, store=store)
+    summary = validate(str(pack), cache=None, store=store)
+    assert len([p for p in _entries(store) if p.is_file()]) == 2
+    with monkeypatch.context() as m:
+        m.setattr(pipeline, "load_checked", lambda *a, **k: pytest.fail("loaded the pack"))
+        again = build(str(pack), tmp_path / "b", PrintOptions(), cache=None, store=store)
+        assert validate(str(pack), cache=None, store=store) == summary
+    assert summary == validate(str(pack), cache=None)
+    assert _pdfs(tmp_path / "b") == _pdfs(tmp_path / "a")
+    assert (tmp_path / "b" / "sci-tech-manifest.json").read_bytes() == \
+        (tmp_path / "a" / "sci-tech-manifest.json").read_bytes()
+    assert again.splitlines()[:-1] == first.splitlines()[:-1]     # all but the time
+    # other options, or one edited byte, are another build
+    build(str(pack), tmp_path / "c", PrintOptions(ink_saver=True), cache=None, store=store)
+    assert "sci-tech-markers-ink-saver.pdf" in _pdfs(tmp_path / "c")
+    edit(pack / "cards/fields.yaml", "name: Attack", "name: Assault")
+    build(str(pack), tmp_path / "d", PrintOptions(), cache=None, store=store)
+    build(str(pack), tmp_path / "fresh", PrintOptions(), cache=None)
+    assert _pdfs(tmp_path / "d") == _pdfs(tmp_path / "fresh") != _pdfs(tmp_path / "a")
+
+
+def test_a_failure_is_never_kept_and_a_torn_entry_is_a_miss(tmp_path):
+    from eti_print.diskcache import DiskCache
+    from eti_print.errors import InputError
+    store = DiskCache(tmp_path / "cache")
+    pack = copy_pack(tmp_path / "pack", SCI_TECH)
+    layout = pack / "templates/layouts/marker-level-1.yaml"
+    edit(layout, 'fill: "{{ card.colour }}"', 'fill: "{{ card.colur }}"')
+    for _ in range(2):
+        with pytest.raises(InputError, match="colur"):
+            build(str(pack), tmp_path / "out", PrintOptions(), cache=None, store=store)
+        with pytest.raises(InputError, match="colur"):
+            validate(str(pack), cache=None, store=store)
+    assert not [p for p in _entries(store) if p.is_file()]
+    edit(layout, 'fill: "{{ card.colur }}"', 'fill: "{{ card.colour }}"')
+    build(str(pack), tmp_path / "a", PrintOptions(), cache=None, store=store)
+    [entry] = [p for p in _entries(store) if p.is_file()]
+    data = entry.read_bytes()
+    entry.write_bytes(data[:len(data) // 2])                       # torn
+    build(str(pack), tmp_path / "b", PrintOptions(), cache=None, store=store)
+    entry.write_bytes(data[:40] + bytes([data[40] ^ 1]) + data[41:])  # one bit altered
+    build(str(pack), tmp_path / "c", PrintOptions(), cache=None, store=store)
+    assert _pdfs(tmp_path / "a") == _pdfs(tmp_path / "b") == _pdfs(tmp_path / "c")
+    assert entry.read_bytes() == data                               # stored again, whole
+
+
+def test_the_persistent_cache_keeps_within_its_bound(tmp_path):
+    from eti_print.diskcache import DiskCache
+    store = DiskCache(tmp_path / "cache", max_bytes=2500)
+    for n in range(5):
+        store.put(f"{n:02d}" + "0" * 62, b"x" * 1000)
+    kept = [p.name[:2] for p in _entries(store) if p.is_file()]
+    assert sorted(kept) == ["03", "04"]                # the least recently used went
+    assert store.get("04" + "0" * 62) == b"x" * 1000 and store.get("00" + "0" * 62) is None
+
+
+def test_no_cache_on_the_command_line_reads_and_writes_no_cache(tmp_path, monkeypatch):
+    """--no-cache: no build cache and no compiled templates written; without it the CLI
+    build stores its result in the cache folder ($ETI_PRINT_CACHE_DIR)."""
+    from eti_print import diskcache
+    monkeypatch.setenv("ETI_PRINT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.delenv("ETI_PRINT_BUILD_CACHE")
+    monkeypatch.setattr(diskcache, "_enabled", True)
+    assert main(["build", "sci-tech", "--no-cache", "-q", "--out", str(tmp_path / "a")]) == 0
+    assert not diskcache.enabled()
+    assert not (tmp_path / "cache" / "builds").exists()
+    monkeypatch.setattr(diskcache, "_enabled", True)
+    assert main(["build", "sci-tech", "-q", "--out", str(tmp_path / "b")]) == 0
+    assert len([p for p in (tmp_path / "cache" / "builds").rglob("*") if p.is_file()]) == 1
+    assert _pdfs(tmp_path / "a") == _pdfs(tmp_path / "b")
+
+
+def test_the_cache_key_follows_the_code_of_a_game_plugin(tmp_path, monkeypatch):
+    """A game of another distribution (an editable install keeps its version while its
+    code changes) is part of the key: an edit to its code is a new build."""
+    from eti_print import diskcache
+    dist = tmp_path / "site" / "mygame-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "entry_points.txt").write_text("[eti_print.games]\nmine = mygame.game:GAME\n")
+    (tmp_path / "site" / "mygame").mkdir()
+    (tmp_path / "site" / "mygame" / "game.py").write_text("GAME = None\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "site"))
+    monkeypatch.setattr(diskcache, "_code_hash", None)
+    before = diskcache.code_hash()
+    (tmp_path / "site" / "mygame" / "game.py").write_text("GAME = 1\n")
+    monkeypatch.setattr(diskcache, "_code_hash", None)
+    assert diskcache.code_hash() != before

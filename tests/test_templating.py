@@ -307,3 +307,31 @@ def test_legitimate_nested_includes_work(env):
     out = render(env, "{% for event in events %}{% include 'booklet/event.j2' %}{% endfor %}",
                  {"events": [{"name": str(i), "text": "t"} for i in range(30)]})
     assert out.count("<br/>") == 30
+
+
+@pytest.mark.parametrize("value", ["plain", "a < b & 'c' \"d\"", "**bold** <b>x</b>", "", 3, -2,
+                                   1.5, 0.1 + 0.2, "é ü"])
+def test_a_bare_attribute_template_renders_as_jinja2_does(tmp_path, value):
+    """``{{ card.x }}`` skips jinja2 (templating._bare_value) with the very same markup."""
+    from eti_print.templating import _bare_value, _render
+    env = TemplateEnv(tmp_path)
+    context = {"card": {"x": value}}
+    for source in ("{{ card.x }}", "{{card.x}}"):
+        fast = _bare_value(source, context)
+        assert fast is not None
+        assert fast == _render(env._compile_inline(source), context)
+        assert env.render_string(source, context, where="t.yaml") == fast
+
+
+@pytest.mark.parametrize("source, context", [
+    ("{{ card.items }}", {"card": {"items": "x"}}),        # a dict attribute: jinja2 decides
+    ("{{ card.x }}", {"card": {"x": None}}),               # null: jinja2's located error
+    ("{{ card.x }}", {"card": {}}),                        # missing: likewise
+    ("{{ card.x }}", {"card": {"x": [1]}}),                # not text or a number
+    ("{{ card.x }}", {"card": {"x": True}}),
+    ("{{ card.x | upper }}", {"card": {"x": "a"}}),        # not bare
+    ("{{ card.x }}", {"lookup": {"x": "a"}}),
+])
+def test_anything_but_a_plain_value_goes_through_jinja2(source, context):
+    from eti_print.templating import _bare_value
+    assert _bare_value(source, context) is None

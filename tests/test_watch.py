@@ -177,6 +177,29 @@ def fresh_builds(shared_folder) -> list[dict[str, str]]:
     return json.loads((shared_folder("watch-fresh-builds", make) / "fresh.json").read_text())
 
 
+def test_the_persistent_cache_gives_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds):
+    """The persistent build cache (diskcache.py) after edits, and after an edit undone:
+    each build through it, stored or read back, is byte for byte a fresh build."""
+    from eti_print.diskcache import DiskCache
+    from eti_print.pipeline import build
+    store = DiskCache(tmp_path / "cache")
+
+    def built(name: str) -> dict[str, str]:
+        out = tmp_path / name
+        build(str(pack_copy), out, PrintOptions(), cache=None, store=store)
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in out.iterdir()
+                if p.suffix == ".pdf"}
+
+    for n, ((path, old, new), fresh) in enumerate(zip(EDITS[:2], fresh_builds, strict=False)):
+        edit(pack_copy / path, old, new)
+        assert built(f"stored{n}") == fresh, f"stored after editing {path}"
+        assert built(f"read{n}") == fresh, f"read back after editing {path}"
+    path, old, new = EDITS[1]
+    edit(pack_copy / path, new, old)                       # undone: the first state again
+    assert built("undone") == fresh_builds[0]
+    assert len([p for p in (store.folder / "builds").rglob("*") if p.is_file()]) == 2
+
+
 @pytest.mark.parametrize("workers", [1, 2])
 def test_cached_rebuilds_are_byte_identical_to_fresh_builds(pack_copy, tmp_path, workers,
                                                             fresh_builds):

@@ -1,0 +1,302 @@
+"""The persistent build cache: what a finished build or validate made, on disk.
+
+A cold ``eti-print build`` of a pack nothing changed in since the last build
+reads it back here instead of loading, checking, resolving and drawing it all
+again.  An entry is keyed by the content hash of everything the command reads:
+
+* the pack's files (``pack.yaml``, ``cards/``, ``templates/``, ``fonts/``: the
+  only folders ``pack.Pack`` lets a reference reach), names and bytes;
+* eti-print's own files (every file of the package: code, schemas, defaults,
+  bundled fonts) and the installed distributions beside it (their
+  ``*.dist-info`` names carry their versions: reportlab, jinja2, ...), and
+  the Python version;
+* the print options as given, the ``SOURCE_DATE_EPOCH`` the PDFs are dated
+  with, and the command (build or validate, verbose or not).
+
+Nothing a build makes depends on where the pack or the output folder is, so
+neither is part of the key.  Only success is stored: a failed command raises
+before anything is written, and its problems are found afresh every time.
+
+Entries live in the user's cache folder (``platformdirs``), or in the folder
+``ETI_PRINT_CACHE_DIR`` names (the tests set it).  Each is written to a
+temporary file and renamed into place, so two processes at once each see a
+whole entry or none; every entry carries a SHA-256 of its payload, so a torn
+or altered file is a miss, never a wrong output.  The folder is bounded
+(``MAX_BYTES``): after a write the least recently used entries beyond it go.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import pickle
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+#: Bumped whenever the format of an entry changes.
+FORMAT = b"eti-print-cache-1"
+
+#: Environment variable naming the cache folder (overrides the user's cache folder).
+ENV_DIR = "ETI_PRINT_CACHE_DIR"
+
+#: ``off`` in this environment variable: no persistent build cache (as ``--no-cache``),
+#: while compiled templates and checked schemas are still kept (the tests set it).
+ENV_BUILDS = "ETI_PRINT_BUILD_CACHE"
+
+#: The folder's bound: least recently used entries beyond it are deleted.
+MAX_BYTES = 256 * 1024 * 1024
+
+#: The folders of a pack a build reads (``pack.Pack``).
+PACK_PARTS = ("pack.yaml", "cards", "templates", "fonts")
+
+_PACKAGE_DIR = Path(__file__).resolve().parent
+_code_hash: str | None = None
+
+
+def cache_dir() -> Path:
+    """Where entries live: ``ETI_PRINT_CACHE_DIR``, else the user's cache folder."""
+    named = os.environ.get(ENV_DIR)
+    if named:
+        return Path(named)
+    import platformdirs
+    return Path(platformdirs.user_cache_dir("eti-print", appauthor=False))
+
+
+def _tree(h: Any, root: Path, parts: tuple[str, ...], skip: tuple[str, ...] = ()) -> None:
+    for part in parts:
+        base = root / part
+        if base.is_file():
+            paths = [base]
+        elif base.is_dir():
+            paths = []
+            for folder, dirs, files in os.walk(base):
+                dirs[:] = sorted(d for d in dirs if d not in skip)
+                paths.extend(Path(folder) / f for f in sorted(files))
+        else:
+            h.update(b"missing " + part.encode() + b"\0")
+            continue
+        for path in paths:
+            h.update(path.relative_to(root).as_posix().encode("utf-8", "surrogateescape")
+                     + b"\0")
+            try:
+                h.update(hashlib.sha256(path.read_bytes()).digest())
+            except OSError:
+                h.update(b"unreadable")
+
+
+def code_hash() -> str:
+    """eti-print's own files, the installed distributions and Python (once a process)."""
+    global _code_hash
+    if _code_hash is None:
+        h = hashlib.sha256(FORMAT + sys.version.encode())
+        _tree(h, _PACKAGE_DIR.parent, (_PACKAGE_DIR.name,), skip=("__pycache__",))
+        plugins: set[str] = set()
+        for entry in sys.path:
+            try:
+                names = sorted(n for n in os.listdir(entry or ".")
+                               if n.endswith((".dist-info", ".egg-info")))
+            except OSError:
+                continue
+            h.update(entry.encode("utf-8", "surrogateescape") + b"\0"
+                     + "\0".join(names).encode("utf-8", "surrogateescape"))
+            for name in names:
+                plugins.update(_game_modules(Path(entry or ".", name, "entry_points.txt")))
+        # a game plugin of another distribution (an editable install keeps its version
+        # while its code changes): its files too
+        for top in sorted(plugins - {_PACKAGE_DIR.name}):
+            _module_files(h, top)
+        _code_hash = h.hexdigest()
+    return _code_hash
+
+
+def _game_modules(path: Path) -> set[str]:
+    """The top-level modules an ``entry_points.txt`` names in eti-print's games group."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return set()
+    found, inside = set(), False
+    for line in text.splitlines():
+        line = line.strip()
+        if line.startswith("["):
+            inside = line == "[eti_print.games]"
+        elif inside and "=" in line:
+            found.add(line.split("=", 1)[1].strip().split(":")[0].split(".")[0])
+    return found
+
+
+def _module_files(h: Any, top: str) -> None:
+    """Hash the files of the top-level module ``top`` (found, not imported)."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec(top)
+    except (ImportError, ValueError):
+        spec = None
+    h.update(b"plugin " + top.encode() + b"\0")
+    if spec is None:
+        return
+    for folder in spec.submodule_search_locations or ():
+        _tree(h, Path(folder).parent, (Path(folder).name,), skip=("__pycache__",))
+    if not spec.submodule_search_locations and spec.origin and os.path.isfile(spec.origin):
+        origin = Path(spec.origin)
+        _tree(h, origin.parent, (origin.name,))
+
+
+def key(root: Path, *parts: Any) -> str:
+    """The key of a command on the pack at ``root``: its files, the code, ``parts``
+    (the command, its options) and ``SOURCE_DATE_EPOCH``."""
+    h = hashlib.sha256(code_hash().encode())
+    _tree(h, root, PACK_PARTS)
+    h.update(repr((parts, os.environ.get("SOURCE_DATE_EPOCH"))).encode())
+    return h.hexdigest()
+
+
+_enabled = True
+
+
+def use(flag: bool) -> None:
+    """Turn every on-disk cache of this process on or off (``--no-cache``)."""
+    global _enabled
+    _enabled = flag
+
+
+def enabled() -> bool:
+    return _enabled
+
+
+def read_blob(path: Path) -> Any:
+    """The value written to ``path`` by ``write_blob``, or None (absent, torn, altered)."""
+    try:
+        data = path.read_bytes()
+    except OSError:
+        return None
+    digest, payload = data[:32], data[32:]
+    if len(digest) < 32 or hashlib.sha256(FORMAT + payload).digest() != digest:
+        return None
+    try:
+        return pickle.loads(payload)
+    except Exception:
+        return None
+
+
+def write_blob(path: Path, value: Any) -> bool:
+    """Write ``value`` to ``path`` atomically (a temporary file renamed into place),
+    with a checksum; False if the folder cannot be written (no cache, never an error)."""
+    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(hashlib.sha256(FORMAT + payload).digest() + payload)
+            os.replace(tmp, path)
+        except BaseException:
+            try:
+                os.unlink(tmp)
+            except OSError:
+                pass
+            raise
+    except OSError:
+        return False
+    return True
+
+
+class Persistent:
+    """A small map kept between processes in one file of the cache folder, per
+    version of the code (``code_hash``): read on first use, written back at exit if
+    it grew (merged with what other processes wrote meanwhile), at most ``limit``
+    entries.  Compiled templates and checked schemas use it."""
+
+    def __init__(self, name: str, limit: int) -> None:
+        self.name = name
+        self.limit = limit
+        self.values: dict[str, Any] | None = None
+        self.dirty = False
+
+    def _path(self) -> Path:
+        return cache_dir() / f"{self.name}-{code_hash()[:24]}.bin"
+
+    def _load(self) -> dict[str, Any]:
+        if self.values is None:
+            self.values = {}
+            if _enabled:
+                found = read_blob(self._path())
+                if isinstance(found, dict):
+                    self.values = found
+        return self.values
+
+    def get(self, key: str) -> Any:
+        return self._load().get(key)
+
+    def keep(self, key: str, value: Any) -> None:
+        values = self._load()
+        if not _enabled or len(values) >= self.limit:
+            return
+        values[key] = value
+        if not self.dirty:
+            import atexit
+            atexit.register(self.save)
+        self.dirty = True
+
+    def save(self) -> None:
+        if self.dirty and self.values is not None and _enabled:
+            path = self._path()
+            found = read_blob(path)
+            values = {**found, **self.values} if isinstance(found, dict) else self.values
+            write_blob(path, values if len(values) <= self.limit else self.values)
+        self.dirty = False
+
+
+class DiskCache:
+    """Entries in one folder (``cache_dir()`` by default), bounded to ``max_bytes``."""
+
+    def __init__(self, folder: Path | None = None, max_bytes: int = MAX_BYTES) -> None:
+        self.folder = Path(folder) if folder is not None else cache_dir()
+        self.max_bytes = max_bytes
+
+    def _path(self, key: str) -> Path:
+        return self.folder / "builds" / key[:2] / key
+
+    def get(self, key: str) -> Any:
+        """The value stored under ``key``, or None (absent, torn, altered or unreadable)."""
+        path = self._path(key)
+        value = read_blob(path)
+        if value is not None:
+            try:
+                os.utime(path)   # recently used: pruned last
+            except OSError:
+                pass
+        return value
+
+    def put(self, key: str, value: Any) -> None:
+        """Store ``value`` under ``key``, then keep the folder within its bound."""
+        if write_blob(self._path(key), value):
+            self.prune()
+
+    def prune(self) -> None:
+        """Delete the least recently used entries until the folder fits its bound."""
+        found = []
+        for folder, _, files in os.walk(self.folder / "builds"):
+            for name in files:
+                path = os.path.join(folder, name)
+                try:
+                    st = os.stat(path)
+                except OSError:
+                    continue
+                found.append((st.st_mtime_ns, st.st_size, path))
+        total = sum(size for _, size, _ in found)
+        for _, size, path in sorted(found):
+            if total <= self.max_bytes:
+                break
+            try:
+                os.unlink(path)
+            except OSError:
+                continue
+            total -= size
+
+    def clear(self) -> None:
+        """Delete every entry."""
+        import shutil
+        shutil.rmtree(self.folder / "builds", ignore_errors=True)
