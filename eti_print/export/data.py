@@ -23,9 +23,14 @@ from ..spreadsheet import MAX_ROWS, column_letter, columns
 FORMATS = ("csv", "xlsx")
 
 
+#: Top-level fields about a data file rather than rows of it: a file's notes of what
+#: this edition designed (``reconstructed:``) do not stop it being a list file.
+META_FIELDS = ("reconstructed",)
+
+
 def list_key(schema: Any) -> str | None:
     """The one list field of a list data file's schema, else None."""
-    fields = schema.fields
+    fields = {k: v for k, v in schema.fields.items() if k not in META_FIELDS}
     if len(fields) != 1:
         return None
     (key,) = fields
