@@ -66,15 +66,18 @@ def test_the_materials_list_gives_the_counts(plans, database):
 def test_every_token_is_placed_once_and_colours_start_new_rows(plans, paper):
     (sheet,) = plans[paper][1]
     grid_pages = [p for p in sheet.pages if p.grid is not None]
-    assert len(grid_pages) == 1        # 210 tokens fit one sheet of A4 or Letter
-    page = grid_pages[0]
-    cells = [i for i, _ in page.cells]
-    assert len(cells) == len(set(cells)) == 210 and max(cells) < page.grid.per_sheet
-    rows: dict[int, set[str]] = {}
-    for i, group in page.cells:
-        rows.setdefault(i // page.grid.cols, set()).add(group.id)
-    assert all(len(kinds) == 1 for kinds in rows.values())
-    assert Counter(g.id for _, g in page.cells) == {"green-tokens": 180, "red-tokens": 30}
+    # 210 tokens with cut-tolerant gutters between them: two sheets of A4 or Letter
+    assert len(grid_pages) == 2
+    placed: Counter = Counter()
+    for page in grid_pages:
+        cells = [i for i, _ in page.cells]
+        assert len(cells) == len(set(cells)) and max(cells) < page.grid.per_sheet
+        rows: dict[int, set[str]] = {}
+        for i, group in page.cells:
+            rows.setdefault(i // page.grid.cols, set()).add(group.id)
+        assert all(len(kinds) == 1 for kinds in rows.values())
+        placed.update(g.id for _, g in page.cells)
+    assert placed == {"green-tokens": 180, "red-tokens": 30}
 
 
 def test_tokens_fit_the_spaces_on_the_boards(settings):
@@ -157,13 +160,18 @@ def test_pdf_draws_exact_counts(rendered, paper):
     assert out.counts == {"green-tokens": 180, "red-tokens": 30, "issa-badge": 1,
                           "company-logos": 12}
     pages = _placements(out.data)
-    assert len(pages) == out.pages == 2
-    # page 1: two token forms, 180 and 30 times
-    assert sorted(pages[0].values()) == [30, 180]
-    # page 2: six standee forms twice each, and the badge once
-    assert sorted(pages[1].values()) == [1] + [2] * 6
+    assert len(pages) == out.pages == 3
+    # pages 1 and 2: two token forms, 180 and 30 times in all
+    tokens: Counter = Counter()
+    for page in pages[:2]:
+        tokens.update(page)
+    assert sorted(tokens.values()) == [30, 180]
+    # page 3: six standee forms twice each, and the badge once
+    assert sorted(pages[2].values()) == [1] + [2] * 6
     flat = pdf_text(out.data)
-    assert "180 GREEN TOKENS" in flat and "30 RED TOKENS" in flat
+    # each sheet's note counts what it holds: the green tokens run onto the second sheet
+    assert sum(int(n) for n in re.findall(r"(\d+) GREEN TOKENS", flat)) == 180
+    assert "30 RED TOKENS" in flat
     assert "12 COMPANY LOGOS" in flat and "I.S.S.A." in flat and "PRESIDENT" in flat
 
 
@@ -186,11 +194,11 @@ def test_bookmarks_and_metadata(rendered):
 def test_pieces_fit_the_page_inside_the_margins(rendered, plans, settings, paper):
     reader = PdfReader(io.BytesIO(rendered[paper].data))
     sizes = [tuple(float(v) for v in p.mediabox[2:]) for p in reader.pages]
-    assert sizes == [pytest.approx(paper_size(paper), abs=0.01),
-                     pytest.approx(paper_size(paper)[::-1], abs=0.01)]
+    assert sizes == [pytest.approx(paper_size(paper), abs=0.01)] * 2 + \
+                    [pytest.approx(paper_size(paper)[::-1], abs=0.01)]
     landscape = paper_size(paper)[::-1]
     (sheet,) = plans[paper][1]
-    blocks = sheet.pages[1].blocks
+    blocks = sheet.pages[2].blocks
     standees = blocks[0].slots
     badge = blocks[1].slots
     pieces = [s.trim for s in standees] + [badge[0].trim]
