@@ -108,7 +108,7 @@ def test_validate_summarises_what_build_would_write():
     summary = validate(None)
     assert summary.startswith("E.T.I.: Estimated Time to Invasion: OK - 11 data files, 90 "
                               "research, 40 projects, 25 events, 18 agendas, 10 endgame, "
-                              "7 player-aids, 7 boards, 1 document;")
+                              "7 player-aids, 9 boards, 1 document;")
     assert "consistency rules passed" in summary
 
 

@@ -381,7 +381,7 @@ def test_memory_limit_becomes_too_big(tmp_path: Path):
     script = ("import argparse, sys, types\nfrom eti_print import cli\n"
               "def handler(args):\n    return len(bytearray(8 << 30))\n"
               "args = argparse.Namespace(handler=handler, quiet=False, verbose=False)\n"
-              "cli.make_parser = lambda: types.SimpleNamespace(parse_args=lambda argv: args)\n"
+              "cli.make_parser = lambda **_: types.SimpleNamespace(parse_args=lambda argv: args)\n"
               "sys.argv = ['eti-print', 'schema']\nsys.exit(cli.main())\n")
     result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                             timeout=60, cwd=tmp_path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import pytest
@@ -145,7 +146,7 @@ def test_overflowing_text_fails_naming_card_and_box(tmp_path: Path, pack_copy: P
         build(str(pack_copy), tmp_path / "out", PrintOptions())
     message = str(info.value)
     assert "templates/layouts/event.yaml:" in message and "boxes.text" in message
-    assert "card events.events[" in message and "does not fit" in message
+    assert re.search(r"cards?:? events\.events\[", message) and "does not fit" in message
     assert not (tmp_path / "out").exists()
 
 
