@@ -387,7 +387,8 @@ def test_calibrate_takes_the_paper_and_offset_of_the_pack_it_stands_in(
     assert "paper a4 (the command line)" in capsys.readouterr().out
     monkeypatch.chdir(tmp_path)                  # no pack.yaml here or above: built in
     assert main(["calibrate", "--out", str(tmp_path / "o"), "-v"]) == 0
-    assert "paper a4 (the default), duplex long (the default), back_offset 0,0 (the default)" in capsys.readouterr().out
+    assert ("paper a4 (the default), duplex long (the default), back_offset 0,0 (the default)"
+            in capsys.readouterr().out)
 
 
 def test_a_data_file_pack_yaml_does_not_list_is_named(tmp_path, capsys):

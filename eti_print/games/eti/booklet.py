@@ -19,6 +19,7 @@ attack value under it).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -315,16 +316,28 @@ def booklet_context(ctx: Context) -> dict[str, Any]:
 def reconstructed_notes(ctx: Context) -> list[tuple[str, str, str]]:
     """Every data file's ``reconstructed:`` notes as (file, field, note), in the order of
     pack.yaml's data files: what this edition designed where the rulebook prints nothing.
-    A note may be one string for the whole file, a list of strings, or field -> note."""
+    A note may be one string for the whole file, a list of strings, or field -> note;
+    the entries of a list file may carry their own (``events[3].reconstructed``), each
+    note printed once with how many entries it covers."""
     notes: list[tuple[str, str, str]] = []
     for name, doc in ctx.dataset.docs.items():
-        value = doc.data.get("reconstructed") if isinstance(doc.data, dict) else None
+        if not isinstance(doc.data, dict):
+            continue
+        value = doc.data.get("reconstructed")
         if isinstance(value, str):
             notes.append((name, "", value))
         elif isinstance(value, list):
             notes.extend((name, "", str(v)) for v in value)
         elif isinstance(value, dict):
             notes.extend((name, str(k), str(v)) for k, v in value.items())
+        for key, entries in doc.data.items():
+            if not isinstance(entries, list):
+                continue
+            per_entry = Counter(str(e["reconstructed"]) for e in entries
+                                if isinstance(e, dict) and e.get("reconstructed"))
+            for note, n in per_entry.items():
+                share = f"all {n}" if n == len(entries) else f"{n} of the {len(entries)}"
+                notes.append((name, key, f"{note} ({share} {key})"))
     return notes
 
 
