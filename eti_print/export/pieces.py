@@ -21,34 +21,14 @@ CARDS, PIECE, BOARD = "cards", "piece", "board"
 
 def _piece_deck(ctx: Any, index: int, entry: dict[str, Any], number: int,
                 bleed: float) -> ExportDeck:
-    from ..jobs.pieces import _describe, _length, copies, entry_items
-    from ..render.faces import FaceResolver
-    from ..scope import base_context
-    manifest = ctx.dataset.manifest
-    sizing = base_context(ctx, entry.get("context"), None)
-    width = _length(ctx, entry, index, "width", 0.0, sizing)
-    height = _length(ctx, entry, index, "height", 0.0, sizing)
-    line, _ = manifest.where(("pieces", index, "layout"))
-    layout = ctx.layouts.get(entry["layout"], where=manifest.path, line=line,
-                             field_name=f"pieces[{index}].layout")
-    resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, height, bleed)
-    name = entry.get("as")
+    from ..jobs.pieces import copies, entry_faces
+    width, height, resolved = entry_faces(ctx, index, entry, bleed)
     cards: list[ExportCard] = []
-    problems: list[Problem] = []
-    for ref, i, item in entry_items(ctx, index, entry):
-        names = {"piece": item, **({name: item} if name else {})}
-        context = base_context(ctx, entry.get("context"), item, **names)
-        try:
-            face = resolver.resolve(layout, context, _describe(ctx, ref, i, item))
-        except InputError as exc:
-            problems.extend(exc.problems)
-            continue
+    for item, face in resolved:
         label = str(item.get("name") or item.get("title") or entry["title"]) \
             if isinstance(item, dict) else entry["title"]
         for _ in range(copies(entry, item)):
             cards.append(ExportCard(len(cards) + 1, label, face, face))
-    if problems:
-        raise InputError(problems)
     stem = f"{ctx.slug}-{number:02d}-{entry['id']}"
     return ExportDeck(number, entry["id"], entry["title"], stem, (width, height), tuple(cards),
                       True, bleed, PIECE)

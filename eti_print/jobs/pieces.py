@@ -170,32 +170,43 @@ def _describe(ctx: Context, ref: str, index: int, item: Any) -> str:
     return f"piece {ref}[{index}]" + (f" {label!r}" if label else "")
 
 
-def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> tuple[Group, float]:
+def entry_faces(ctx: Context, index: int, entry: dict[str, Any], bleed: float,
+                **resolver_options: Any) -> tuple[float, float, list[tuple[Any, Face]]]:
+    """A pieces entry's trim size and every item's face (with its item), resolved at
+    ``bleed``; every problem of every item at once.  The sheets of this job and the
+    exports (at a print service's bleed) both resolve pieces through it."""
     manifest = ctx.dataset.manifest
     sizing = base_context(ctx, entry.get("context"), None)
     width = _length(ctx, entry, index, "width", 0.0, sizing)
     height = _length(ctx, entry, index, "height", 0.0, sizing)
-    margin = _length(ctx, entry, index, "margin", PIECE_MARGIN, sizing)
     line, _ = manifest.where(("pieces", index, "layout"))
     layout = ctx.layouts.get(entry["layout"], where=manifest.path, line=line,
                              field_name=f"pieces[{index}].layout")
-    resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, height, PIECE_BLEED,
-                            ink_saver=ctx.options.ink_saver,
-                            text_rules=text_rules(ctx.dataset))
+    resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, height, bleed,
+                            **resolver_options)
     name = entry.get("as")
-    faces: list[Face] = []
+    faces: list[tuple[Any, Face]] = []
     problems: list[Problem] = []
     for ref, i, item in entry_items(ctx, index, entry):
         names = {"piece": item, **({name: item} if name else {})}
         context = base_context(ctx, entry.get("context"), item, **names)
         try:
-            face = resolver.resolve(layout, context, _describe(ctx, ref, i, item))
+            faces.append((item, resolver.resolve(layout, context,
+                                                 _describe(ctx, ref, i, item))))
         except InputError as exc:
             problems.extend(exc.problems)
-            continue
-        faces.extend([face] * copies(entry, item))
     if problems:
         raise InputError(problems)
+    return width, height, faces
+
+
+def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> tuple[Group, float]:
+    sizing = base_context(ctx, entry.get("context"), None)
+    margin = _length(ctx, entry, index, "margin", PIECE_MARGIN, sizing)
+    width, height, resolved = entry_faces(ctx, index, entry, PIECE_BLEED,
+                                          ink_saver=ctx.options.ink_saver,
+                                          text_rules=text_rules(ctx.dataset))
+    faces = [face for item, face in resolved for _ in range(copies(entry, item))]
     group = Group(entry["id"], entry["title"], entry.get("note", ""), width, height,
                   tuple(faces), entry.get("rows"))
     return group, margin

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
+from mutations import both, replace, write
 
 from conftest import copy_pack, edit, line_of
 
@@ -49,20 +50,6 @@ class Case:
 
 
 # --- mutations -----------------------------------------------------------------------
-
-def replace(rel: str, old: str, new: str) -> Callable[[Path], None]:
-    return lambda pack: edit(pack / rel, old, new)
-
-
-def write(rel: str, content: str | bytes) -> Callable[[Path], None]:
-    def apply(pack: Path) -> None:
-        path = pack / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return apply
 
 
 def at(rel: str, needle: str) -> Callable[[Path], str]:
@@ -117,13 +104,6 @@ def symlinked_output(pack: Path) -> None:
 
 def same_deck_ids(pack: Path) -> None:
     edit(pack / "pack.yaml", "  - id: events\n", "  - id: projects\n")
-
-
-def both(*mutations: Callable[[Path], None]) -> Callable[[Path], None]:
-    def apply(pack: Path) -> None:
-        for m in mutations:
-            m(pack)
-    return apply
 
 
 LAYOUT = "templates/layouts/project.yaml"

@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from mutations import both, replace
 
 from conftest import ROOT
 
@@ -101,39 +102,12 @@ def outside(name: str, text: str) -> Callable[[Path], str]:
     return make
 
 
-def replace(rel: str, old: str, new: str) -> Callable[[Path], None]:
-    def apply(pack: Path) -> None:
-        path = pack / rel
-        text = path.read_text(encoding="utf-8")
-        assert old in text, f"{old!r} not in {rel}"
-        path.write_text(text.replace(old, new, 1), encoding="utf-8")
-    return apply
-
-
-def write(rel: str, content: str | bytes) -> Callable[[Path], None]:
-    def apply(pack: Path) -> None:
-        path = pack / rel
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if isinstance(content, bytes):
-            path.write_bytes(content)
-        else:
-            path.write_text(content, encoding="utf-8")
-    return apply
-
-
 def sparse(rel: str, size: int = 3 * 1024 ** 3) -> Callable[[Path], None]:
     def apply(pack: Path) -> None:
         path = pack / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         with open(path, "wb") as handle:
             handle.truncate(size)
-    return apply
-
-
-def both(*mutations: Callable[[Path], None]) -> Callable[[Path], None]:
-    def apply(pack: Path) -> None:
-        for m in mutations:
-            m(pack)
     return apply
 
 

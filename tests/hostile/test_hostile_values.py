@@ -28,6 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from mutations import both, replace, write
 
 from conftest import copy_pack, edit, line_of
 
@@ -53,24 +54,6 @@ FRONT = "templates/layouts/front.yaml"
 SCHEMA = "cards/schemas/deck.yaml"
 DECK = "cards/deck.yaml"
 PACK = "pack.yaml"
-
-
-def replace(rel: str, old: str, new: str) -> Callable[[Path], None]:
-    return lambda pack: edit(pack / rel, old, new)
-
-
-def write(rel: str, content: str) -> Callable[[Path], None]:
-    def apply(pack: Path) -> None:
-        (pack / rel).parent.mkdir(parents=True, exist_ok=True)
-        (pack / rel).write_text(content, encoding="utf-8")
-    return apply
-
-
-def both(*mutations: Callable[[Path], None]) -> Callable[[Path], None]:
-    def apply(pack: Path) -> None:
-        for m in mutations:
-            m(pack)
-    return apply
 
 
 def at(rel: str, needle: str) -> Callable[[Path], str]:
