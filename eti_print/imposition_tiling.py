@@ -10,7 +10,8 @@ count from the top of the board.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from bisect import bisect_left
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .errors import fail
@@ -108,18 +109,34 @@ def _seams(board: float, room: float, overlap: float, n: int,
     length = (board + (n - 1) * overlap) / n
     seams: list[float] = []
     previous = overlap          # the first piece starts at 0
-    blocked = [(a - SEAM_CLEARANCE, b + SEAM_CLEARANCE) for a, b in avoid]
+    blocked = _union((a - SEAM_CLEARANCE, b + SEAM_CLEARANCE) for a, b in avoid)
+    starts = [a for a, _ in blocked]
     for c in range(1, n):
         preferred = c * (length - overlap) + overlap
         low = max(previous + EPS, board - (n - c) * (room - overlap))
         high = previous - overlap + room
-        candidates = [preferred] + [v for a, b in blocked for v in (a, b)]
-        free = [v for v in candidates if low - EPS <= v <= high + EPS
-                and not any(a < v < b for a, b in blocked)]
+        # the free places: where equal pieces put the seam, unless it is blocked, and
+        # every edge of the blocked union (no edge lies inside another interval)
+        inside = bisect_left(starts, preferred) - 1
+        candidates = ([] if inside >= 0 and preferred < blocked[inside][1] else [preferred]) \
+            + [v for a, b in blocked for v in (a, b)]
+        free = [v for v in candidates if low - EPS <= v <= high + EPS]
         chosen = min(free, key=lambda v: (abs(v - preferred), v)) if free else preferred
         seams.append(chosen)
         previous = chosen
     return seams
+
+
+def _union(intervals: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Open intervals merged where they overlap, in order; two that only touch stay
+    apart, since the point they share lies inside neither."""
+    merged: list[tuple[float, float]] = []
+    for a, b in sorted(intervals):
+        if merged and a < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], b))
+        else:
+            merged.append((a, b))
+    return merged
 
 
 def _spans(board: float, overlap: float, seams: list[float]) -> list[tuple[float, float]]:
