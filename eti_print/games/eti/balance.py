@@ -9,15 +9,14 @@ It answers two questions a designer asks of the data:
    expected turns to claim a project under a simple policy (``POLICY``).
 
 ``simulate`` is pure: plain inputs, its own seeded ``random.Random``, no I/O,
-so one seed always gives one report.  ``render_report`` draws the report as
-PDF bytes on the project's one PDF writer (``pdfwriter.new_canvas``), every
+so one seed always gives one report.  ``balance_report.render_report`` draws
+the report as PDF bytes on the project's one PDF writer (``pdfwriter.new_canvas``), every
 word set by ``eti_print.text`` in the pack's embedded fonts; the charts and
 tables are drawn on the canvas.  Writing the bytes is the caller's job.
 """
 
 from __future__ import annotations
 
-import io
 import math
 import random
 from collections.abc import Mapping, Sequence
@@ -27,7 +26,6 @@ from typing import TYPE_CHECKING
 from reportlab.lib.colors import HexColor
 
 from ...fonts import FontSet
-from ...pdfwriter import DocInfo, new_canvas
 from ...text import TextStyle, draw, fit_markup
 from ...units import mm, paper_size
 from .engine import Card, Rules, safe_score, score
@@ -35,7 +33,6 @@ from .engine import Card, Rules, safe_score, score
 if TYPE_CHECKING:  # pragma: no cover
     from reportlab.pdfgen.canvas import Canvas
 
-    from .sim.analysis import GameStats
 
 #: How the simulated company plays when it tries to claim a project.
 POLICY = (
@@ -204,29 +201,6 @@ MARGIN_X, MARGIN_TOP, MARGIN_BOTTOM = mm(18), mm(16), mm(16)
 FOOTER_Y = mm(9)
 #: Room given to a block of text before it is measured; far more than any block needs.
 _TALL = 2000.0
-
-
-def render_report(report: BalanceReport, fonts: FontSet, title: str,
-                  games: GameStats | None = None) -> bytes:
-    """The report as an A4 PDF (two pages, more for very long tables), byte-identical
-    for the same report.
-
-    Drawn on the one PDF writer's canvas (``pdfwriter.new_canvas``); every
-    word is set by ``eti_print.text`` in the pack's fonts.
-    """
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, PAGE, fonts["body"].regular,
-                        DocInfo(f"{title}: balance report", subject="Monte Carlo balance report"))
-    page = _Page(canvas, _Styles(fonts), report)
-    _queue_page(page, report, title)
-    page.next()
-    _claim_page(page, report)
-    if games is not None:
-        from .balance_games import game_pages
-        game_pages(page, games)
-    page.finish()
-    canvas.save()
-    return buffer.getvalue()
 
 
 class _Styles:

@@ -1,22 +1,22 @@
 """E.T.I.'s consistency rules, on top of the pack's declarative checks.
 
-Each rule is one small function that returns located problems; ``RULES``
-lists them by name, and ``run_rules`` runs them all and returns every problem
-together.
+Each rule is one small function that returns located problems, registered by
+name in ``rulebook.RULES``; ``run_rules`` runs them all (these and the card
+effects' rule of ``effect_checks``) and returns every problem together.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from ...errors import Problem
 from . import engine
 from .model import ROMAN, Database
+from .rulebook import RULES, rule, run_rules
 
-Rule = Callable[[Database], Iterable[Problem]]
-RULES: dict[str, Rule] = {}
+__all__ = ["RULES", "rule", "run_rules"]
 
 # The trait ids the program reads by name (the commands, the booklet, these
 # rules); the data must define exactly these, so they are a contract, not data.
@@ -27,13 +27,6 @@ AGENDAS = ("conduct-research", "submit-findings", "switch-projects")
 # reads whatever multipliers the research deck holds, ``Database.deck``).
 MULTIPLIERS = engine.MULTIPLIERS
 _ICON_RE = re.compile(r":([a-z0-9]+(?:-[a-z0-9]+)*):")
-
-
-def rule(name: str) -> Callable[[Rule], Rule]:
-    def register(fn: Rule) -> Rule:
-        RULES[name] = fn
-        return fn
-    return register
 
 
 def _project(db: Database, index: int, message: str, key: str | None = None) -> Problem:
@@ -417,15 +410,4 @@ def text_icons(db: Database) -> Iterable[Problem]:
                                          or "icons are the .svg files in templates/art/")
 
 
-def run_rules(db: Database) -> list[Problem]:
-    """Every rule's problems.  A rule that trips over data another check already
-    reported (an unknown id, a missing list) is skipped, not crashed."""
-    problems: list[Problem] = []
-    for fn in RULES.values():
-        try:
-            problems.extend(fn(db))
-        except (KeyError, IndexError, StopIteration, TypeError, ValueError):
-            continue
-    return problems
-
-from . import effect_checks  # noqa: E402,F401  (registers card-effects)
+from . import effect_checks  # noqa: E402,F401  (registers card-effects, after these)

@@ -199,7 +199,8 @@ def run_attack(args: argparse.Namespace) -> int:
 def run_balance(args: argparse.Namespace) -> int:
     from ...fonts import load_fonts
     from ...output import atomic_path, prepare_dir, source_date_epoch
-    from .balance import render_report, simulate
+    from .balance import simulate
+    from .balance_report import render_report
     from .model import load_database
 
     if args.trials < 1:

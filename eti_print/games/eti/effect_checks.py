@@ -17,8 +17,8 @@ from collections.abc import Iterable, Mapping
 from typing import Any
 
 from ...errors import Problem
-from .checks import rule
 from .model import Database
+from .rulebook import rule
 
 _WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6}
 _BOLD = re.compile(r"\*\*(.+?)\*\*")

@@ -9,7 +9,8 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 
 from eti_print.fonts import load_fonts
-from eti_print.games.eti.balance import MAX_TURNS, BalanceReport, render_report, simulate
+from eti_print.games.eti.balance import MAX_TURNS, BalanceReport, simulate
+from eti_print.games.eti.balance_report import render_report
 from eti_print.games.eti.engine import Card, Rules, parse_card
 from eti_print.pack import Pack
 

@@ -8,7 +8,8 @@ import pytest
 from pypdf import PdfReader
 
 from eti_print.fonts import load_fonts
-from eti_print.games.eti.balance import Rules, render_report, simulate
+from eti_print.games.eti.balance import Rules, simulate
+from eti_print.games.eti.balance_report import render_report
 from eti_print.games.eti.engine import parse_card
 from eti_print.games.eti.sim.analysis import GameStats, composition
 from eti_print.games.eti.sim.data import SimData

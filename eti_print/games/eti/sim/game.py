@@ -1,7 +1,7 @@
 """One whole game of E.T.I., seeded and pure: set-up, turns, findings and the reveal.
 
-``Game(data, players, length, alien, seed, policies).play()`` returns a
-``Result``.  Every random draw comes from the game's own ``random.Random``
+``play.play(Game(data, players, length, alien, seed, policies, alien_policy))``
+returns a ``Result``.  Every random draw comes from the game's own ``random.Random``
 and every choice from a policy (``policies``), so one seed is one game; with
 ``log=True`` the game also writes what happened, line by line, identical on
 replay.  The rulebook's arithmetic is the rules engine's (``engine``):
@@ -13,13 +13,13 @@ resolve by their declared effects (``effects``), the invasion in ``invasion``.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 from .. import engine
 from .data import HUMAN_TRAITS, SimCard, SimData, SimProject
-from .policies import POLICIES, AlienPolicy, Policy
 
 #: A game that has not ended by then is stopped (it never happens with the shipped data).
 MAX_TURNS = 120
@@ -28,7 +28,7 @@ MAX_TURNS = 120
 @dataclass
 class Company:
     seat: int
-    policy: Policy
+    policy: Any                 # a human policy of ``policies``: every choice it makes
     alien: bool = False
     endgame: SimCard | None = None
     base: dict[str, int] = field(default_factory=lambda: dict.fromkeys(HUMAN_TRAITS, 0))
@@ -100,7 +100,10 @@ def _best(cards: tuple[engine.Card, ...], swaps: int, immune: frozenset[str],
 
 class Game:
     def __init__(self, data: SimData, players: int, length: str, alien: str, seed: int,
-                 policies: Sequence[str], log: bool = False) -> None:
+                 policies: Sequence[Callable[[], Any]], alien_policy: Any,
+                 log: bool = False) -> None:
+        """``policies``: the human policies' kinds (``policies.POLICIES`` values), one
+        made for each seat; ``alien_policy`` makes the alien's choices."""
         lo, hi = data.players
         if not lo <= players <= hi:
             raise ValueError(f"players must be {lo} to {hi} (got {players})")
@@ -112,11 +115,11 @@ class Game:
         self.must = engine.must_reveal_by(players, self.mult)
         self.alien_card = data.alien(alien)
         self.log: list[str] | None = [] if log else None
-        self.alien_policy = AlienPolicy()
+        self.alien_policy = alien_policy
         # Policies go round the table from a seat drawn per game, so no seat always
         # gets the same policy and seat advantage is not a policy's advantage.
         offset = self.rng.randrange(len(policies))
-        self.companies = [Company(s, POLICIES[policies[(s + offset) % len(policies)]]())
+        self.companies = [Company(s, policies[(s + offset) % len(policies)]())
                           for s in range(players)]
         self.piles: dict[int, list[SimProject]] = {}
         self.center: list[SimProject] = []
@@ -291,17 +294,3 @@ class Game:
                 o.last_field = p.field
                 self.scoop(o, engine.safe_score(len(o.ports), self.data.rules))
                 self.clear_ports(o)
-
-    # -- the game -------------------------------------------------------------
-    def play(self) -> Result:
-        from .invasion import invade
-        from .turn import play_turn, setup
-        setup(self)
-        while True:
-            self.turn += 1
-            if self.turn > MAX_TURNS:
-                self.say("The game is stopped: too many turns.")
-                break
-            if play_turn(self):
-                break
-        return invade(self)

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 
 from .data import CURRENT, SimData
 from .game import Game, Result
+from .play import play
+from .policies import POLICIES, AlienPolicy
 
 Config = tuple[int, str, str]          # players, length, alien id
 
@@ -37,8 +39,8 @@ def game_seed(seed: int, config: Config, index: int) -> int:
 def play_one(data: SimData, config: Config, seed: int, index: int, policies: Sequence[str],
              log: bool = False) -> Result:
     players, length, alien = config
-    return Game(data, players, length, alien, game_seed(seed, config, index), policies,
-                log).play()
+    return play(Game(data, players, length, alien, game_seed(seed, config, index),
+                     [POLICIES[name] for name in policies], AlienPolicy(), log))
 
 
 def _chunk(task: tuple[Config, int, int, int, tuple[str, ...]]) -> list[Result]:
