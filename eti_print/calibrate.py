@@ -28,6 +28,7 @@ from .fonts import FontSet
 from .imposition import Line, SheetSpec, back_rect
 from .output import atomic_path
 from .pdfwriter import DocInfo, new_canvas
+from .render.marks import stroke_lines
 from .units import mm, paper_size, to_mm
 
 FRONT_PITCH = mm(2.0)
@@ -172,22 +173,13 @@ def _wrap(canvas: Canvas, text: str, font: str, size: float, x: float, top: floa
     return top
 
 
-def _stroke(canvas: Canvas, lines: list[Line] | tuple[Line, ...], width: float) -> None:
-    canvas.setLineWidth(width)
-    path = canvas.beginPath()
-    for line in lines:
-        path.moveTo(line.x1, line.y1)
-        path.lineTo(line.x2, line.y2)
-    canvas.drawPath(path, stroke=1, fill=0)
-
-
 def _ruler(canvas: Canvas, x: float, y: float, length: float, unit: float, name: str,
            font: str) -> None:
     ticks = [Line(x, y, x + length, y)]
     n = round(length / unit)
     ticks += [Line(x + i * unit, y, x + i * unit, y + (mm(3) if i in (0, n) else mm(1.5)))
               for i in range(n + 1)]
-    _stroke(canvas, ticks, 0.5)
+    stroke_lines(canvas, ticks, 0.5)
     canvas.setFont(font, 7)
     canvas.drawString(x + length + mm(2), y, name)
 
@@ -205,7 +197,7 @@ def _front(canvas: Canvas, paper: tuple[float, float], paper_name: str, duplex: 
         y = _wrap(canvas, text, body, 8.5, margin, y, w - 2 * margin, 11) - 3
 
     for scale in all_scales:
-        _stroke(canvas, scale.front, TICK_STROKE)
+        stroke_lines(canvas, scale.front, TICK_STROKE)
         for i, (line, value) in enumerate(zip(scale.front, scale.values)):
             if (i - STEPS) % 2:
                 continue
@@ -252,7 +244,7 @@ def _back(canvas: Canvas, paper: tuple[float, float], duplex: str,
         f"X = {_number(offset[0], '-')} mm, Y = {_number(offset[1], '-')} mm. "
         "Read the scales from the other side.")
     for scale in all_scales:
-        _stroke(canvas, scale.back, TICK_STROKE)
+        stroke_lines(canvas, scale.back, TICK_STROKE)
 
 
 def calibration_pdf(paper: str = "a4", fonts: FontSet | None = None,

@@ -45,8 +45,6 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from reportlab.pdfgen.canvas import Canvas
-
 from .errors import InputError, fail
 from .units import mm, show_mm
 
@@ -572,26 +570,6 @@ def _across(spec: SheetSpec, a: float, b: float) -> list[tuple[float, float]]:
         middle = (a + b) / 2
         return [(middle - length / 2, middle + length / 2)]
     return [(a + off, a + off + each), (b - off - each, b - off)]
-
-
-def draw_crop_marks(canvas: Canvas, lines: list[Line], stroke: float = DEFAULT_MARK_STROKE) -> None:
-    """Stroke ``lines`` in pure black ink (K only: crisp on any printer), square caps, over
-    a white halo ``MARK_HALO`` wider, so a mark in a dark gutter still shows."""
-    if not lines:
-        return
-    canvas.saveState()
-    canvas.setLineCap(2)
-    canvas.setDash([], 0)
-    width = max(stroke, MIN_MARK_STROKE)
-    for colour, w in (((0, 0, 0, 0), width + MARK_HALO), ((0, 0, 0, 1), width)):
-        canvas.setStrokeColorCMYK(*colour)
-        canvas.setLineWidth(w)
-        path = canvas.beginPath()
-        for line in lines:
-            path.moveTo(line.x1, line.y1)
-            path.lineTo(line.x2, line.y2)
-        canvas.drawPath(path, stroke=1, fill=0)
-    canvas.restoreState()
 
 
 def grid(paper: tuple[float, float], item_w: float, item_h: float, gap: float = 0.0,

@@ -23,7 +23,6 @@ from eti_print.imposition import (
     back_slots,
     bounding,
     crop_marks,
-    draw_crop_marks,
     flip,
     front_slots,
     grid,
@@ -31,6 +30,7 @@ from eti_print.imposition import (
     unmarked_edges,
 )
 from eti_print.imposition_tiling import Tiling, page_map_label, tile
+from eti_print.render.marks import draw_crop_marks
 from eti_print.units import PAPER, mm, to_mm
 
 POKER = (mm(63.5), mm(88.9))

@@ -32,10 +32,11 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..context import Output
 from ..errors import InputError, Problem
-from ..imposition import Rect, SheetSpec, Slot, crop_marks, draw_crop_marks, front_slots, grid
+from ..imposition import Rect, SheetSpec, Slot, crop_marks, front_slots, grid
 from ..pdfwriter import DocInfo, new_canvas
 from ..readability import rules as text_rules
 from ..render.faces import Face, FaceResolver
+from ..render.marks import draw_crop_marks
 from ..render.sheets import FormCache
 from ..scope import base_context
 from ..text import TextStyle, fit_markup

@@ -16,11 +16,12 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
-from ..imposition import SheetSpec, back_slots, crop_marks, draw_crop_marks, front_slots
+from ..imposition import SheetSpec, back_slots, crop_marks, front_slots
 from ..imposition_labels import LABEL_MIN_SIZE, label_strips
 from ..pdfwriter import DocInfo, new_canvas
 from ..units import PAPER
 from .faces import Face, draw_face
+from .marks import draw_crop_marks
 
 
 @dataclass(frozen=True)

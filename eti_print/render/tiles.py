@@ -24,12 +24,12 @@ from ..imposition import (
     MIN_MARK_STROKE,
     Line,
     Rect,
-    draw_crop_marks,
 )
 from ..imposition_tiling import Tile, Tiling, page_map_label
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
 from ..units import mm
+from .marks import draw_crop_marks
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context
