@@ -10,8 +10,6 @@ file, line, column and field path.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import math
 from dataclasses import dataclass
 from functools import cache
@@ -59,32 +57,20 @@ class StrictValidator(cerberus.Validator):
             self._error(field, cerr.REGEX_MISMATCH)
 
 
-class _CheckedOnce(DefinitionSchema):
-    """A schema cerberus checks once: a schema that passed its self-check in any
-    process is known by its content (``diskcache.Persistent``) and not checked again.
-    Checking costs more than all the validation of a pack's data."""
+class _Checked(DefinitionSchema):
+    """A schema whose rules ``_rules`` has already checked one by one
+    (``schema_rules.check_rule``: every key of ``RULES``, its value's type and range,
+    nested rules recursively), so cerberus' own self-check against its meta-schema,
+    which costs more than validating all of a pack's data, would find nothing more."""
 
     def validate(self, schema: Any = None) -> None:
-        if schema is None:
-            schema = self.schema
-        key = hashlib.sha256(json.dumps(schema, sort_keys=True, default=repr)
-                             .encode()).hexdigest()
-        if _checked().get(key):
-            return
-        super().validate(schema)
-        _checked().keep(key, True)
-
-
-@cache
-def _checked() -> Any:
-    from .diskcache import Persistent
-    return Persistent("schemas", 4096)
+        return None
 
 
 def _validator(fields: dict[str, Any]) -> StrictValidator:
-    """A validator of ``fields``, the schema self-checked once (``_CheckedOnce``)."""
+    """A validator of ``fields`` (checked by ``_rules``), built once per schema."""
     validator = StrictValidator()
-    validator.schema = _CheckedOnce(validator, fields)
+    validator.schema = _Checked(validator, fields)
     return validator
 
 
@@ -231,7 +217,9 @@ def validate(doc: Document, schema: Schema) -> list[Problem]:
     if not isinstance(doc.data, dict):
         return [doc.problem((), "the file must hold a mapping of keys to values")]
     validator = schema.validator
-    if validator.validate(doc.data):
+    # no rule of ``RULES`` normalises (no defaults, coercion or renaming), so the
+    # document is validated as it is, without cerberus' copy of it
+    if validator.validate(doc.data, normalize=False):
         return []
     problems = []
     for error in _leaves(list(validator._errors)):
