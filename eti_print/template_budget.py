@@ -6,7 +6,8 @@ number until it fills memory, or ask for a string a billion characters wide.
 
 * ``watchdog()`` gives one render ``template_seconds`` of CPU time
   (``specs/limits.yaml``).  In the main thread a virtual-time timer
-  (``setitimer(ITIMER_VIRTUAL)``) interrupts any Python loop; elsewhere, and
+  (``setitimer(ITIMER_VIRTUAL)``) interrupts any Python loop (its handler
+  installed once for many renders inside a ``session()``); elsewhere, and
   as a second line, the sandbox's hooks (calls, attribute lookups, operators)
   and every item of ``range`` check the clock.
 * ``check_binop``, ``check_call`` and the ``FILTERS`` refuse, before the
@@ -67,6 +68,35 @@ def _on_alarm(signum: int, frame: Any) -> None:
 _SPENT: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
+def _can_time() -> bool:
+    """Whether a virtual-time timer can interrupt renders here (the main thread only)."""
+    return threading.current_thread() is threading.main_thread() \
+        and hasattr(signal, "setitimer")
+
+
+@contextmanager
+def session() -> Iterator[None]:
+    """Many renders under one installed timer handler (a face's, a board's): each render
+    still gets its own ``template_seconds``, its timer set as it starts and cleared as it
+    ends; only the handler, which costs more to install and restore than a short
+    template costs to render, is installed once.  Re-entrant."""
+    if getattr(_state, "session", False) or not _can_time():
+        yield
+        return
+    try:
+        previous = signal.signal(signal.SIGVTALRM, _on_alarm)
+    except (ValueError, OSError):          # not allowed here: each render tries alone
+        yield
+        return
+    _state.session = True
+    try:
+        yield
+    finally:
+        _state.session = False
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous or signal.SIG_DFL)
+
+
 @contextmanager
 def watchdog(template: Any = None) -> Iterator[None]:
     """One render's CPU budget (re-entrant: an include inside a render shares it)."""
@@ -76,12 +106,13 @@ def watchdog(template: Any = None) -> Iterator[None]:
     if template is not None and template in _SPENT:
         raise _SPENT[template]()
     _state.deadline = time.process_time() + SECONDS
-    timer = threading.current_thread() is threading.main_thread() \
-        and hasattr(signal, "setitimer")
+    installed = getattr(_state, "session", False)       # the handler is in place
+    timer = installed or _can_time()
     previous = None
     if timer:
         try:
-            previous = signal.signal(signal.SIGVTALRM, _on_alarm)
+            if not installed:
+                previous = signal.signal(signal.SIGVTALRM, _on_alarm)
             signal.setitimer(signal.ITIMER_VIRTUAL, SECONDS)
         except (ValueError, OSError):      # not allowed here: the hooks still check
             timer = False
@@ -95,7 +126,8 @@ def watchdog(template: Any = None) -> Iterator[None]:
         _state.deadline = None
         if timer:
             signal.setitimer(signal.ITIMER_VIRTUAL, 0)
-            signal.signal(signal.SIGVTALRM, previous or signal.SIG_DFL)
+            if not installed:
+                signal.signal(signal.SIGVTALRM, previous or signal.SIG_DFL)
 
 
 def tick() -> None:

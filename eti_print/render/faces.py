@@ -15,6 +15,7 @@ from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 
+from .. import template_budget
 from ..colour import readable
 from ..errors import InputError, Problem
 from ..fonts import FontSet
@@ -25,6 +26,13 @@ from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
+#: Every name a template could read (a superset: attributes, filters and words inside
+#: strings too), and the words by which it would read another file (never remembered).
+_NAME = re.compile(r"[^\W\d]\w*")
+_READS_FILES = frozenset({"include", "import", "extends", "from"})
+_PLAIN = (str, int, float, bool, type(None))
+_ABSENT = object()
+_RENDERED_MAX = 8192
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WHITE = HexColor("#FFFFFF")
 INK_DARK = HexColor("#262626")
@@ -80,11 +88,19 @@ class FaceResolver:
         self.width = width
         self.height = height
         self.bleed = bleed
+        # what each inline template rendered, by the values of the names it reads
+        self._names: dict[str, tuple[str, ...] | None] = {}
+        self._rendered: dict[tuple, tuple[tuple, str]] = {}
 
     def resolve(self, layout: Layout, context: dict[str, Any], what: str,
                 below: Sequence[Op] = ()) -> Face:
         """The face of one card; ``below``: what is drawn under it (a board resolved box
         by box), for telling light text on a dark ground."""
+        with template_budget.session():     # one timer handler for all its renders
+            return self._resolve(layout, context, what, below)
+
+    def _resolve(self, layout: Layout, context: dict[str, Any], what: str,
+                 below: Sequence[Op]) -> Face:
         ops: list[Op] = []
         problems: list[Problem] = []
         for box in layout.boxes:
@@ -107,10 +123,35 @@ class FaceResolver:
     def _value(self, box: Box, prop: str, context: dict[str, Any], default: Any = None) -> Any:
         value = box.props.get(prop, default)
         if is_template(value):
-            value = self.env.render_string(value, context, where=box.source,
+            value = self._render(box, prop, value, context)
+        return value
+
+    def _render(self, box: Box, prop: str, source: str, context: dict[str, Any]) -> str:
+        """An inline template's text for ``context``, rendered once per distinct set of
+        values of the names it reads (a pure function of them: the sandbox is immutable
+        and every global is a function of its arguments). Values other than plain
+        numbers and text are told by identity, held by the entry so no new object can
+        take its place; a template that includes or imports another file is always
+        rendered, and an error is never remembered."""
+        names = self._names.get(source, _ABSENT)
+        if names is _ABSENT:
+            found = set(_NAME.findall(source))
+            names = self._names[source] = None if found & _READS_FILES else tuple(sorted(found))
+        key = held = None
+        if names is not None:
+            values = [context.get(n, _ABSENT) for n in names]
+            held = tuple(v for v in values if type(v) not in _PLAIN)
+            key = (source, tuple(map(_told, values)))
+            hit = self._rendered.get(key)
+            if hit is not None and all(a is b for a, b in zip(hit[0], held)):
+                return hit[1]
+        value = str(self.env.render_string(source, context, where=box.source,
                                            line=box.line_of(prop),
-                                           field=f"boxes.{box.name}.{prop}")
-            value = str(value)
+                                           field=f"boxes.{box.name}.{prop}"))
+        if key is not None:
+            if len(self._rendered) >= _RENDERED_MAX:
+                self._rendered.clear()
+            self._rendered[key] = (held, value)
         return value
 
     def _plain(self, box: Box, prop: str, context: dict[str, Any], default: Any = None) -> Any:
@@ -196,11 +237,12 @@ class FaceResolver:
         """Every box this card draws, with its resolved geometry (``preview --guides``);
         call after ``resolve`` succeeded for the same card."""
         found = []
-        for box in layout.boxes:
-            placed = self._placements(box, context)
-            for n, (_, x, y, w, h) in enumerate(placed):
-                name = f"{box.name}[{n}]" if "repeat" in box.props else box.name
-                found.append(BoxOutline(name, box.type, x, y, w, h))
+        with template_budget.session():
+            for box in layout.boxes:
+                placed = self._placements(box, context)
+                for n, (_, x, y, w, h) in enumerate(placed):
+                    name = f"{box.name}[{n}]" if "repeat" in box.props else box.name
+                    found.append(BoxOutline(name, box.type, x, y, w, h))
         return found
 
     def _one(self, box: Box, ctx: dict[str, Any], x: float, y: float, w: float, h: float) -> Op:
@@ -257,6 +299,15 @@ class FaceResolver:
         fitted = fit_markup(markup, fw, fh, style, self.art, where=box.source,
                             line=box.line_of("text"), field=f"boxes.{box.name}")
         return Op("text", x, y, w, h, (fitted, rotate))
+
+
+def _told(value: Any) -> Any:
+    """A context value as a memo key part: plain values by type and value (a float by
+    its repr, as -0.0 prints apart from 0.0), anything else by identity."""
+    kind = type(value)
+    if kind is float:
+        return (kind, repr(value))
+    return (kind, value) if kind in _PLAIN else id(value)
 
 
 def _d(box: Box, prop: str) -> Any:
