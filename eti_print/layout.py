@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -82,6 +83,7 @@ def prop_spec(box_type: str, prop: str) -> PropSpec:
     return BOX_TYPES[box_type].props.get(prop) or COMMON_PROPS[prop]
 
 
+@cache
 def default(box_type: str, prop: str) -> Any:
     """A property's default as the renderer uses it: lengths in points, ``none`` as None,
     None too where the default is a rule in words (``the text colour``)."""

@@ -72,6 +72,11 @@ def to_points(value: object, where: str | None = None, line: int | None = None,
     ``specs/limits.yaml`` (any length: 2 m either way) are always errors,
     located at ``where:line`` / ``field``.
     """
+    if type(value) is str:
+        known = _PARSED.get((value, signed, limit))
+        if known is not None:
+            return known
+
     def bad(message: str, hint: str = _UNIT_HINT) -> Exception:
         return fail(message, path=where, line=line, field=field, hint=hint)
 
@@ -98,7 +103,16 @@ def to_points(value: object, where: str | None = None, line: int | None = None,
     if points < 0 and not signed:
         raise bad(f"the length {value!r} is negative", "lengths are 0 or more")
     limits.length(points, limit, where, line, field, written=text)
-    return points + 0.0  # turns -0.0 into 0.0
+    points += 0.0  # turns -0.0 into 0.0
+    if type(value) is str and len(_PARSED) < _PARSED_MAX:
+        _PARSED[(value, signed, limit)] = points
+    return points
+
+
+#: Lengths already parsed (a layout writes the same few thousands of times), by
+#: (text, signed, limit); only lengths that passed every check.
+_PARSED: dict[tuple[str, bool, str], float] = {}
+_PARSED_MAX = 65536
 
 
 def to_offset(value: object, where: str | None = None, line: int | None = None,
