@@ -36,6 +36,18 @@ def _recolour(drawing: Drawing, colour: colors.Color) -> None:
                 setattr(shape, attr, colour)
 
 
+def _tree_copy(node: Any) -> Any:
+    """A copy of a drawing's tree for recolouring: every node copied, its ``contents``
+    list rebuilt of copies, everything else (paths, points, transforms, which
+    ``_recolour`` never touches and nothing changes once loaded) shared with the
+    original, where ``copy.deepcopy`` would copy every number of every path."""
+    twin = copy.copy(node)
+    contents = getattr(node, "contents", None)
+    if contents:
+        twin.contents = [_tree_copy(child) for child in contents]
+    return twin
+
+
 def _colour_key(colour: colors.Color) -> tuple:
     return (type(colour).__name__, repr(colour))
 
@@ -157,7 +169,7 @@ class ArtLibrary:
                        path=where or art.shown, line=line if where else None, field=field,
                        hint="drop the colour to draw the picture as it is, or draw the art "
                             "as a single-colour SVG icon")
-        drawing = copy.deepcopy(art)
+        drawing = _tree_copy(art)
         _recolour(drawing, colour)
         self._tinted[key] = drawing
         return drawing
