@@ -24,15 +24,9 @@ from ..readability import TextRules, face_problems
 from ..templating import TemplateEnv
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
+from .memo import RenderMemo
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
-#: Every name a template could read (a superset: attributes, filters and words inside
-#: strings too), and the words by which it would read another file (never remembered).
-_NAME = re.compile(r"[^\W\d]\w*")
-_READS_FILES = frozenset({"include", "import", "extends", "from"})
-_PLAIN = (str, int, float, bool, type(None))
-_ABSENT = object()
-_RENDERED_MAX = 8192
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WHITE = HexColor("#FFFFFF")
 INK_DARK = HexColor("#262626")
@@ -88,9 +82,7 @@ class FaceResolver:
         self.width = width
         self.height = height
         self.bleed = bleed
-        # what each inline template rendered, by the values of the names it reads
-        self._names: dict[str, tuple[str, ...] | None] = {}
-        self._rendered: dict[tuple, tuple[tuple, str]] = {}
+        self._rendered = RenderMemo()   # what its templates rendered, by what they read
 
     def resolve(self, layout: Layout, context: dict[str, Any], what: str,
                 below: Sequence[Op] = ()) -> Face:
@@ -127,32 +119,10 @@ class FaceResolver:
         return value
 
     def _render(self, box: Box, prop: str, source: str, context: dict[str, Any]) -> str:
-        """An inline template's text for ``context``, rendered once per distinct set of
-        values of the names it reads (a pure function of them: the sandbox is immutable
-        and every global is a function of its arguments). Values other than plain
-        numbers and text are told by identity, held by the entry so no new object can
-        take its place; a template that includes or imports another file is always
-        rendered, and an error is never remembered."""
-        names = self._names.get(source, _ABSENT)
-        if names is _ABSENT:
-            found = set(_NAME.findall(source))
-            names = self._names[source] = None if found & _READS_FILES else tuple(sorted(found))
-        key = held = None
-        if names is not None:
-            values = [context.get(n, _ABSENT) for n in names]
-            held = tuple(v for v in values if type(v) not in _PLAIN)
-            key = (source, tuple(map(_told, values)))
-            hit = self._rendered.get(key)
-            if hit is not None and all(a is b for a, b in zip(hit[0], held)):
-                return hit[1]
-        value = str(self.env.render_string(source, context, where=box.source,
-                                           line=box.line_of(prop),
-                                           field=f"boxes.{box.name}.{prop}"))
-        if key is not None:
-            if len(self._rendered) >= _RENDERED_MAX:
-                self._rendered.clear()
-            self._rendered[key] = (held, value)
-        return value
+        """An inline template's text, rendered once per distinct values it reads."""
+        return self._rendered.text(source, context, lambda: str(self.env.render_string(
+            source, context, where=box.source, line=box.line_of(prop),
+            field=f"boxes.{box.name}.{prop}")))
 
     def _plain(self, box: Box, prop: str, context: dict[str, Any], default: Any = None) -> Any:
         value = self._value(box, prop, context, default)
@@ -299,15 +269,6 @@ class FaceResolver:
         fitted = fit_markup(markup, fw, fh, style, self.art, where=box.source,
                             line=box.line_of("text"), field=f"boxes.{box.name}")
         return Op("text", x, y, w, h, (fitted, rotate))
-
-
-def _told(value: Any) -> Any:
-    """A context value as a memo key part: plain values by type and value (a float by
-    its repr, as -0.0 prints apart from 0.0), anything else by identity."""
-    kind = type(value)
-    if kind is float:
-        return (kind, repr(value))
-    return (kind, value) if kind in _PLAIN else id(value)
 
 
 def _d(box: Box, prop: str) -> Any:
