@@ -34,6 +34,8 @@ from typing import Any
 #: reads another file, and ``sameas``, the one test of identity.
 _NAME = re.compile(r"[^\W\d]\w*")
 _NEVER = frozenset({"include", "import", "extends", "from", "sameas"})
+#: An identifier outside attribute position, and the attribute read of it, if any.
+_USE = re.compile(r"(?<![\w.])([^\W\d]\w*)(?:\s*\.\s*([^\W\d]\w*))?")
 #: Attributes a dict has of its own: ``card.items`` is the method, not the key.
 _DICT_ATTRS = frozenset(dir(dict))
 _PLAIN = (str, int, float, bool, type(None))
@@ -49,21 +51,20 @@ Reads = tuple[tuple[str, "tuple[str, ...] | None"], ...]
 def reads(source: str) -> Reads | None:
     """The names ``source`` could read, each with the attributes it is read through
     (None: the name's whole value); None if the template is never remembered."""
-    found = set(_NAME.findall(source))
-    if found & _NEVER:
+    if not _NEVER.isdisjoint(_NAME.findall(source)):
         return None
-    out = []
-    for name in sorted(found):
-        attrs: set[str] | None = set()
-        for m in re.finditer(r"(?<![\w.])" + re.escape(name) + r"(?!\w)(\s*\.\s*([^\W\d]\w*))?",
-                             source):
-            attr = m.group(2)
-            if attr is None or attr in _DICT_ATTRS:
-                attrs = None
-                break
+    found: dict[str, set[str] | None] = {}
+    for m in _USE.finditer(source):
+        name, attr = m.group(1), m.group(2)
+        attrs = found.setdefault(name, set())
+        if attrs is None:
+            continue
+        if attr is None or attr in _DICT_ATTRS:
+            found[name] = None
+        else:
             attrs.add(attr)
-        if attrs is None or attrs:
-            out.append((name, None if attrs is None else tuple(sorted(attrs))))
+    out = [(name, None if attrs is None else tuple(sorted(attrs)))
+           for name, attrs in sorted(found.items())]
     return tuple(out)
 
 
@@ -114,6 +115,7 @@ class RenderMemo:
         self._reads: dict[str, Reads | None] = {}
         self._kept: dict[tuple, tuple[tuple, str]] = {}
         self._contents: dict[int, tuple[Any, _Content | None]] = {}
+        self._interned: dict[tuple, _Content] = {}
 
     def text(self, source: str, context: dict[str, Any], render: Callable[[], str]) -> str:
         """What ``source`` renders to in ``context``: kept, or ``render()`` now."""
@@ -140,6 +142,7 @@ class RenderMemo:
         if len(self._kept) >= _MAX:
             self._kept.clear()
             self._contents.clear()
+            self._interned.clear()
         self._kept[key] = (tuple(held), text)
         return text
 
@@ -156,8 +159,9 @@ class RenderMemo:
             known = self._contents.get(id(value))
             if known is None or known[0] is not value:
                 frozen = _content(value, [_CONTENT_ITEMS])
-                known = self._contents[id(value)] = (
-                    value, None if frozen is None else _Content(frozen))
+                if frozen is not None:      # one key object for equal contents
+                    frozen = self._interned.setdefault(frozen, _Content(frozen))
+                known = self._contents[id(value)] = (value, frozen)
             if known[1] is not None:
                 return known[1]
         elif kind is FunctionType and not value.__kwdefaults__:
