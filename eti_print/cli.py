@@ -77,6 +77,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     summary = validate(args.pack, verbose=args.verbose, cache=None, store=_store(args))
     if args.simulate:
         from .games import simulate_pack
+        limits.begin_work()     # the memory limit, even if the cache answered validate
         summary += "\n" + simulate_pack(args.pack)
     if not args.quiet:
         print(summary)
