@@ -185,8 +185,15 @@ def _in_workers(work: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[An
     if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
         yield from map(work, tasks)
         return
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        yield from pool.imap(work, tasks)
+    import gc
+    frozen = gc.get_freeze_count()
+    gc.freeze()         # what the workers inherit stays out of their collector's sight,
+    try:                # so collecting does not copy the shared pages
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            yield from pool.imap(work, tasks)
+    finally:
+        if not frozen:  # a caller's freeze (pipeline.batch_gc) is the caller's to undo
+            gc.unfreeze()
 
 
 def _png_readme(ctx: Any, decks: Sequence[ExportDeck], dpi: int, target: Target) -> str:
