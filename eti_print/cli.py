@@ -465,7 +465,7 @@ def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:
     """The subcommands ``parser`` has."""
-    return {name for action in parser._actions
+    return {name for action in getattr(parser, "_actions", ())
             if isinstance(action, argparse._SubParsersAction) for name in action.choices}
 
 
