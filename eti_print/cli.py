@@ -77,6 +77,7 @@ def _cmd_validate(args: argparse.Namespace) -> int:
     summary = validate(args.pack, verbose=args.verbose, cache=None, store=_store(args))
     if args.simulate:
         from .games import simulate_pack
+        limits.begin_work()     # the memory limit, even if the cache answered validate
         summary += "\n" + simulate_pack(args.pack)
     if not args.quiet:
         print(summary)
@@ -309,7 +310,8 @@ def _add_print_options(p: argparse.ArgumentParser) -> None:
                         "(default: pack.yaml's print: ink_saver)")
 
 
-#: Commands of the core: parsing them needs no game plugin loaded.
+#: The commands the persistent cache may answer: their memory limit waits for their
+#: work to begin (``pipeline.batch_gc``), so a cached run reads no limits spec.
 _CORE_FAST = ("build", "validate")
 
 
@@ -461,13 +463,18 @@ def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
+def _commands(parser: argparse.ArgumentParser) -> set[str]:
+    """The subcommands ``parser`` has."""
+    return {name for action in getattr(parser, "_actions", ())
+            if isinstance(action, argparse._SubParsersAction) for name in action.choices}
+
+
 #: Options of the main parser that may stand anywhere on the command line.
 _ANYWHERE = ("--debug", "-q", "--quiet", "-v", "--verbose")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    if argv is None:            # a command of its own: a soft memory limit (limits.py)
-        limits.limit_memory()
+    argv_given = argv is not None
     argv = list(sys.argv[1:] if argv is None else argv)
     # --debug, -q and -v are accepted anywhere before a "--": after the command as well
     # as before it (they are the main parser's, so they move to the front)
@@ -476,10 +483,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     argv = moved + [a for a in argv[:end] if a not in _ANYWHERE] + argv[end:]
     debug = "--debug" in moved or bool(os.environ.get("ETI_PRINT_DEBUG"))
     verbose = "-v" in moved or "--verbose" in moved
-    # build and validate skip the game plugins' commands (loading them is most of a
+    # a core command skips the game plugins' commands (loading them is most of a
     # cached build's time); any other command, --help included, sees them all
     command = next((a for a in argv if not a.startswith("-")), None)
-    parser = make_parser(games_too=command not in _CORE_FAST)
+    if not argv_given:          # a command of its own: a soft memory limit (limits.py),
+        # once its work begins (build and validate: none when the persistent cache answers)
+        limits.limit_memory_later()
+    parser = make_parser(games_too=False)
+    if command not in _commands(parser):    # --help, a game's command or a mistyped one
+        parser = make_parser(games_too=True)
     try:
         args = parser.parse_args(argv)
         if args.quiet and args.verbose:
@@ -489,6 +501,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 2
         if hasattr(args, "pack"):
             _choose_pack(args)
+        if command not in _CORE_FAST:
+            limits.begin_work()
         return args.handler(args)
     except UsageError as exc:
         if debug:

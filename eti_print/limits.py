@@ -15,8 +15,6 @@ import resource
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from .errors import InputError, Problem
 
 SPEC_FILE = Path(__file__).resolve().parent / "specs" / "limits.yaml"
@@ -24,21 +22,36 @@ _POINTS_PER_MM = 72.0 / 25.4
 
 
 def _load() -> tuple[str, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+    import yaml
     raw = yaml.safe_load(SPEC_FILE.read_text(encoding="utf-8"))
     return raw["description"], raw["values"], raw["budgets"]
 
 
-DESCRIPTION, VALUES, BUDGETS = _load()
+_SPEC: dict[str, Any] = {}
+
+
+def _spec(name: str) -> Any:
+    return __getattr__(name)
+
+
+def __getattr__(name: str) -> Any:
+    """``DESCRIPTION``, ``VALUES`` and ``BUDGETS``, read from the spec on first use (a
+    command the persistent cache answers never needs them, nor yaml)."""
+    if name in ("DESCRIPTION", "VALUES", "BUDGETS"):
+        if not _SPEC:
+            _SPEC.update(zip(("DESCRIPTION", "VALUES", "BUDGETS"), _load()))
+        return _SPEC[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def budget(name: str) -> int:
     """A budget's figure (``budget("pages")`` -> 3000)."""
-    return BUDGETS[name]["max"]
+    return _spec("BUDGETS")[name]["max"]
 
 
 def bounds(name: str) -> tuple[float, float]:
     """A value limit's (min, max); lengths in points."""
-    spec = VALUES[name]
+    spec = _spec("VALUES")[name]
     if "max_mm" in spec:
         return spec["min_mm"] * _POINTS_PER_MM, spec["max_mm"] * _POINTS_PER_MM
     if "max_pt" in spec:
@@ -48,7 +61,7 @@ def bounds(name: str) -> tuple[float, float]:
 
 def shown(name: str) -> str:
     """A limit's range for a person: ``"0.5 to 5"``, ``"1 mm to 1500 mm"``."""
-    spec = VALUES[name]
+    spec = _spec("VALUES")[name]
     if "max_mm" in spec:
         return f"{_num(spec['min_mm'])} mm to {_num(spec['max_mm'])} mm"
     if "max_pt" in spec:
@@ -94,7 +107,7 @@ def number(value: Any, name: str, where: str | None = None, line: int | None = N
     low, high = bounds(name)
     if not low <= value <= high:
         raise _problem(f"must be {shown(name)} (got {_describe(value)})", where, line, field,
-                       VALUES[name]["description"].rstrip("."))
+                       _spec("VALUES")[name]["description"].rstrip("."))
     return value
 
 
@@ -105,7 +118,7 @@ def length(points: float, name: str, where: str | None = None, line: int | None 
     if not math.isfinite(points) or not low <= points <= high:
         got = written if written is not None else f"{points:g}pt"
         raise _problem(f"the length must be {shown(name)} (got {str(got)[:40]})", where, line,
-                       field, VALUES[name]["description"].rstrip("."))
+                       field, _spec("VALUES")[name]["description"].rstrip("."))
     return points
 
 
@@ -115,7 +128,7 @@ def dash(value: Any, where: str | None = None, line: int | None = None,
     if value is None or value == "none" or value is False:
         return ()
     items = value if isinstance(value, list) else [value]
-    most = VALUES["dash"]["items"]
+    most = _spec("VALUES")["dash"]["items"]
     if not items or len(items) > most:
         raise _problem(f"a dash is 1 to {most} lengths in points (got {len(items)})", where,
                        line, field)
@@ -138,7 +151,7 @@ def cap(total: int, name: str, what: str, where: str | None = None,
     most = budget(name)
     if total > most:
         raise _problem(f"{what}: {total} is over the limit of {most}", where, None, field,
-                       BUDGETS[name]["description"])
+                       _spec("BUDGETS")[name]["description"])
 
 
 # -- the process ----------------------------------------------------------------------
@@ -166,6 +179,25 @@ def limit_memory() -> int:
     except (OSError, ValueError):
         return 0
     return want // (1024 * 1024)
+
+
+_later = False
+
+
+def limit_memory_later() -> None:
+    """``limit_memory`` when the work begins (``begin_work``): not at all for a command
+    the persistent cache answers, which reads one entry and writes files, and so never
+    reads the spec (nor imports yaml)."""
+    global _later
+    _later = True
+
+
+def begin_work() -> None:
+    """The work of a build or validate begins: the memory limit, if it was put off."""
+    global _later
+    if _later:
+        _later = False
+        limit_memory()
 
 
 def memory_message() -> str:

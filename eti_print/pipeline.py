@@ -24,7 +24,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from . import diskcache
+from . import diskcache, limits
 from .cache import BuildCache
 from .context import Context, Output, Progress
 from .errors import InputError, Problem, combine
@@ -32,7 +32,6 @@ from .options import PrintOptions, PrintRequest
 from .output import prepare_dir, source_date_epoch, write_set
 from .pack import Pack
 from .progress import advance, start
-from .readability import check_layouts
 
 # the dataset (cerberus, yaml) and the manifest load when a command needs them: a build
 # the persistent cache answers never does
@@ -125,6 +124,7 @@ def check(ctx: Context) -> list[Problem]:
     if ctx.game is not None:
         problems.extend(ctx.game.rules(ctx.model, ctx))
     problems.extend(check_entries(ctx))
+    from .readability import check_layouts
     problems.extend(check_layouts(ctx))          # readability: the pack's minimum text size
     return combine(problems)
 
@@ -311,6 +311,7 @@ def batch_gc() -> Iterator[None]:
     sight, and collections are rarer while it runs (the work makes few cycles;
     scanning every young object thousands of times made the cost per card grow with
     the pack).  Restored after."""
+    limits.begin_work()
     threshold = gc.get_threshold()
     gc.freeze()
     gc.set_threshold(max(threshold[0], 20000), threshold[1], threshold[2])

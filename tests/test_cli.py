@@ -75,6 +75,43 @@ def test_python_dash_m_runs_the_cli():
     assert done.returncode == 0 and "Sci-Tech" in done.stdout and "OK" in done.stdout
 
 
+#: What a command the persistent cache answers, and a core command's help, never import.
+HEAVY = ("yaml", "reportlab", "jinja2", "cerberus", "svglib", "lxml", "re2", "PIL")
+
+
+def _imported(args: list[str], env: dict[str, str]) -> tuple[str, list[str]]:
+    """A new process's output of ``eti-print ARGS``, and which of ``HEAVY`` it imported."""
+    import json
+    import subprocess
+    import sys
+    script = ("import json, sys\nfrom eti_print.cli import main\ntry:\n"
+              "    main(sys.argv[1:])\nfinally:\n"
+              f"    print('loaded:', json.dumps([m for m in {HEAVY!r} if m in sys.modules]))\n")
+    done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
+                          text=True, timeout=120, env=env)
+    out, _, loaded = done.stdout.rpartition("loaded: ")
+    return out, json.loads(loaded)
+
+
+def test_a_cached_validate_or_build_and_a_commands_help_load_no_heavy_library(tmp_path):
+    import os
+    env = {**os.environ, "ETI_PRINT_CACHE_DIR": str(tmp_path / "cache"),
+           "ETI_PRINT_BUILD_CACHE": "on"}
+    out, loaded = _imported(["validate", "sci-tech"], env)      # fills the cache
+    assert "OK" in out and "yaml" in loaded
+    out, loaded = _imported(["validate", "sci-tech"], env)
+    assert "Sci-Tech" in out and "OK" in out and loaded == []
+    _imported(["build", "sci-tech", "-q", "--out", str(tmp_path / "a")], env)
+    _, loaded = _imported(["build", "sci-tech", "-q", "--out", str(tmp_path / "b")], env)
+    assert loaded == []
+    assert sorted(p.name for p in (tmp_path / "b").iterdir()) == \
+        sorted(p.name for p in (tmp_path / "a").iterdir())
+    for name in [p.name for p in (tmp_path / "a").iterdir()]:
+        assert (tmp_path / "b" / name).read_bytes() == (tmp_path / "a" / name).read_bytes()
+    out, loaded = _imported(["export", "--help"], env)
+    assert "png" in out and loaded == []
+
+
 # ---------------------------------------------------------------------------
 # No PACK argument: the pack you stand in (the nearest pack.yaml), else E.T.I.
 

@@ -140,6 +140,17 @@ def test_png_rendering_is_deterministic(ctx, decks):
     assert [(f.name, f.data) for f in first] == [(f.name, f.data) for f in second]
 
 
+def test_png_workers_make_the_files_one_process_makes(ctx, decks, monkeypatch):
+    from eti_print.export import pod
+    chosen = [d for d in decks if d.id in ("endgame", "agendas")]
+    monkeypatch.setattr(pod, "CHUNK", 4)              # several chunks a deck, out of step
+    forked = [(f.name, f.data) for f in pod_pngs(ctx, chosen)]
+    monkeypatch.setattr(pod, "MAX_WORKERS", 1)
+    alone = [(f.name, f.data) for f in pod_pngs(ctx, chosen)]
+    assert forked == alone
+    assert len(forked) == 2 * (18 + 10) + 2            # fronts and backs, index, README
+
+
 def test_stale_pngs_of_the_pack_are_removed(tmp_path, ctx, decks):
     from eti_print.export.staging import StagedExport
     (tmp_path / "png").mkdir()

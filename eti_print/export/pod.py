@@ -6,7 +6,8 @@ from __future__ import annotations
 import csv
 import hashlib
 import io
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from ..context import Progress
@@ -54,55 +55,43 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
              progress: Progress = None, target: Target = DEFAULT) -> Iterator[ExportFile]:
     """Every card side as a PNG with bleed at ``dpi``, streamed: each distinct face is
     drawn, rasterised and encoded once, its files handed out, and its bitmap dropped
-    before the next (``CHUNK`` faces per PDF)."""
+    before the next (``CHUNK`` faces per PDF, a board alone).  The chunks are shared
+    among forked workers (``workers``) and handed out in order, so the files and their
+    bytes are the same as one process makes."""
     dpi = target.dpi if target is not DEFAULT else dpi
     scale = dpi / 72.0
     rows: list[tuple[tuple[int, int, int], tuple[str, ...]]] = []
-    distinct = [len({face.key for face in _deck_pages(deck)}) for deck in decks]
-    start(progress, sum(distinct), "card faces")
-    for deck_no, (deck, count) in enumerate(zip(decks, distinct)):
-        users: dict[tuple, list[tuple[Any, str]]] = {}
-        faces = []
-        for card in deck.cards:
-            for side in sides(deck):
-                face = getattr(card, side)
-                found = users.get(face.key)
-                if found is None:
-                    found = users[face.key] = []
-                    faces.append(face)
-                found.append((card, side))
-        if progress:
-            progress(f"rendering png/{deck.stem}-*.png ({len(deck.cards)} cards, "
-                     f"{count} distinct faces)")
-        expected = (pixels(deck.size[0] + 2 * deck.bleed, scale),
-                    pixels(deck.size[1] + 2 * deck.bleed, scale))
-        totals: dict[tuple, int] = {}
-        copy_no: dict[int, int] = {}
-        for card in deck.cards:
-            pair = (card.front.key, card.back.key)
-            totals[pair] = totals.get(pair, 0) + 1
-            copy_no[card.number] = totals[pair]
-        for first in range(0, len(faces), CHUNK):
-            chunk = faces[first:first + CHUNK]
-            pdf = faces_pdf(chunk, ctx.art, ctx.fonts["body"].regular,
-                            f"{ctx.title} - {deck.title}", deck.bleed)
-            for index, image in rasterise_each(pdf, range(len(chunk)), scale):
-                if image.size != expected or image.mode != "RGB":
-                    raise RuntimeError(f"{deck.stem} face {first + index + 1} rasterised at "
-                                       f"{image.size} {image.mode}, expected {expected} RGB")
-                data = png_bytes(image, dpi)
-                del image
+    plans = [_plan(deck, scale) for deck in decks]
+    start(progress, sum(len(plan.faces) for plan in plans), "card faces")
+    tasks = [(deck_no, first, last) for deck_no, plan in enumerate(plans)
+             for first, last in _chunks(plan)]
+    announced = -1
+    _STATE.update(ctx=ctx, decks=decks, plans=plans, scale=scale, dpi=dpi)
+    try:
+        results = _in_workers(_encode_chunk, tasks)
+        for (deck_no, first, _), images in zip(tasks, results):
+            deck, plan = decks[deck_no], plans[deck_no]
+            if progress and deck_no != announced:
+                progress(f"rendering png/{deck.stem}-*.png ({len(deck.cards)} cards, "
+                         f"{len(plan.faces)} distinct faces)")
+            announced = deck_no
+            for index, (size, data) in enumerate(images, start=first):
+                if size != plan.expected:
+                    raise RuntimeError(f"{deck.stem} face {index + 1} rasterised at {size}, "
+                                       f"expected {plan.expected} RGB")
                 digest = hashlib.sha256(data).hexdigest()
-                for card, side in users[chunk[index].key]:
+                for card, side in plan.users[plan.faces[index].key]:
                     name = f"{deck.card_stem(card)}-{side}.png"
                     yield ExportFile(f"png/{name}", data)
                     pair = (card.front.key, card.back.key)
                     rows.append(((deck_no, card.number, sides(deck).index(side)), (
-                        name, deck.id, str(card.number), str(copy_no[card.number]),
-                        str(totals[pair]), side, card.label, str(expected[0]),
-                        str(expected[1]), digest)))
+                        name, deck.id, str(card.number), str(plan.copy_no[card.number]),
+                        str(plan.totals[pair]), side, card.label, str(plan.expected[0]),
+                        str(plan.expected[1]), digest)))
                 advance(progress)
-            del pdf
+            del images
+    finally:
+        _STATE.clear()
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(("file", "deck", "card", "copy", "copies", "side", "label", "width_px",
@@ -110,6 +99,101 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
     writer.writerows(row for _, row in sorted(rows))
     yield ExportFile("png/index.csv", text.getvalue().encode())
     yield ExportFile("png/README.txt", _png_readme(ctx, decks, dpi, target).encode())
+
+
+#: Pixels of one chunk's faces at most (24 poker cards at 300 dpi): a board goes alone,
+#: so the workers share the boards, the largest images, between them.
+CHUNK_PIXELS = 24 * 825 * 1125
+
+#: Forked workers of ``export png`` at most (each holds one chunk, a board's bitmap).
+MAX_WORKERS = 4
+
+
+@dataclass
+class _Plan:
+    """One deck's distinct faces in order, the cards and sides showing each, the image
+    size and every card's copy number."""
+
+    faces: list[Any]
+    users: dict[tuple, list[tuple[Any, str]]]
+    expected: tuple[int, int]
+    totals: dict[tuple, int]
+    copy_no: dict[int, int]
+
+
+def _plan(deck: ExportDeck, scale: float) -> _Plan:
+    users: dict[tuple, list[tuple[Any, str]]] = {}
+    faces = []
+    for card in deck.cards:
+        for side in sides(deck):
+            face = getattr(card, side)
+            found = users.get(face.key)
+            if found is None:
+                found = users[face.key] = []
+                faces.append(face)
+            found.append((card, side))
+    expected = (pixels(deck.size[0] + 2 * deck.bleed, scale),
+                pixels(deck.size[1] + 2 * deck.bleed, scale))
+    totals: dict[tuple, int] = {}
+    copy_no: dict[int, int] = {}
+    for card in deck.cards:
+        pair = (card.front.key, card.back.key)
+        totals[pair] = totals.get(pair, 0) + 1
+        copy_no[card.number] = totals[pair]
+    return _Plan(faces, users, expected, totals, copy_no)
+
+
+def _chunks(plan: _Plan) -> Iterator[tuple[int, int]]:
+    """``(first, last)`` ranges of a deck's faces: ``CHUNK`` faces, fewer of a large size
+    (``CHUNK_PIXELS``), at least one."""
+    per = max(1, min(CHUNK, CHUNK_PIXELS // max(1, plan.expected[0] * plan.expected[1])))
+    for first in range(0, len(plan.faces), per):
+        yield first, min(first + per, len(plan.faces))
+
+
+#: The export a worker works on: set before the workers fork, so they inherit it.
+_STATE: dict[str, Any] = {}
+
+
+def _encode_chunk(task: tuple[int, int, int]) -> list[tuple[tuple[int, int], bytes]]:
+    """One chunk of a deck's faces drawn into a PDF, rasterised and encoded: each image's
+    size and PNG bytes."""
+    deck_no, first, last = task
+    ctx, deck = _STATE["ctx"], _STATE["decks"][deck_no]
+    chunk = _STATE["plans"][deck_no].faces[first:last]
+    pdf = faces_pdf(chunk, ctx.art, ctx.fonts["body"].regular,
+                    f"{ctx.title} - {deck.title}", deck.bleed)
+    found = []
+    for _, image in rasterise_each(pdf, range(len(chunk)), _STATE["scale"]):
+        size = image.size if image.mode == "RGB" else (0, 0)
+        found.append((size, png_bytes(image, _STATE["dpi"])))
+        del image
+    return found
+
+
+def _in_workers(work: Callable[[Any], Any], tasks: Sequence[Any]) -> Iterator[Any]:
+    """``work(task)`` for each task, in order: in forked workers, one per processor this
+    process may use (at most ``MAX_WORKERS``), where there are two or more and the
+    platform forks; else here, one after another."""
+    import multiprocessing
+    import os
+    try:
+        cpus = len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cpus = os.cpu_count() or 1
+    workers = min(cpus, MAX_WORKERS, len(tasks))
+    if workers < 2 or "fork" not in multiprocessing.get_all_start_methods():
+        yield from map(work, tasks)
+        return
+    import gc
+    frozen = gc.get_freeze_count()
+    gc.freeze()         # what the workers inherit stays out of their collector's sight,
+    try:                # so collecting does not copy the shared pages
+        with multiprocessing.get_context("fork").Pool(workers) as pool:
+            yield from pool.imap(work, tasks)
+    finally:
+        if not frozen:  # a caller's freeze (pipeline.batch_gc) is the caller's to undo
+            gc.unfreeze()
 
 
 def _png_readme(ctx: Any, decks: Sequence[ExportDeck], dpi: int, target: Target) -> str:
