@@ -192,23 +192,53 @@ def shared_folder(tmp_path_factory) -> SharedFolders:
     return SharedFolders(tmp_path_factory)
 
 
+#: What a ``session_build(..., copy="process")`` runs under, unlike the test session:
+#: another hash seed and time zone (and another working folder).
+PROCESS_ENV = {"PYTHONHASHSEED": "4242", "TZ": "Pacific/Kiritimati"}
+
+
+def cli_build(pack: str, mode: str, out: Path, cwd: Path) -> None:
+    """``eti-print build --quiet --out OUT`` with the options of ``mode``, in a new
+    process under ``PROCESS_ENV`` (the E.T.I. pack: the bundled one, named by nothing)."""
+    import subprocess
+    import sys
+    opts = BUILDS[pack][mode]
+    args = [] if PACKS[pack] is None else [PACKS[pack]]
+    for key in ("paper", "duplex"):
+        if key in opts:
+            args += [f"--{key}", opts[key]]
+    if opts.get("ink_saver"):
+        args.append("--ink-saver")
+    if "back_offset" in opts:
+        args.append("--back-offset={},{}".format(*opts["back_offset"]))
+    subprocess.run([sys.executable, "-m", "eti_print.cli", "build", *args, "--quiet",
+                    "--out", str(out)], cwd=cwd, env={**os.environ, **PROCESS_ENV}, check=True)
+
+
 class SessionBuilds:
     """Each (pack, mode) of ``BUILDS`` built once per test session, on first use, into
     a folder of its own.  Under xdist the folders are shared by the workers (the
     session's common temporary folder, a lock per build), so each build happens once
     in all.  Tests only read these folders.  ``copy`` names an independent second
     build of the same (pack, mode), for the reproducibility check: built without the
-    process's build cache, so it shares nothing with the first."""
+    process's build cache, so it shares nothing with the first; ``copy="process"``
+    builds it on the command line in a new process (``cli_build``)."""
 
     def __init__(self, shared: SharedFolders) -> None:
         self.shared = shared
 
     def __call__(self, pack: str, mode: str = "a4-long", copy: str = "built") -> Path:
         def make(folder: Path) -> None:
+            if copy == "process":
+                cwd = folder / "cwd"
+                cwd.mkdir()
+                cli_build(pack, mode, folder / "out", cwd)
+                return
             from eti_print.pipeline import SHARED, build
             build(PACKS[pack], folder, build_options(pack, mode),
                   cache=SHARED if copy == "built" else None)
-        return self.shared(f"{copy}-{pack}-{mode}", make)
+        folder = self.shared(f"{copy}-{pack}-{mode}", make)
+        return folder / "out" if copy == "process" else folder
 
 
 @pytest.fixture(scope="session")

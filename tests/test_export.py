@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
+import io
 import json
 import re
 from pathlib import Path
@@ -55,6 +57,20 @@ def decks(ctx):
 @pytest.fixture(scope="session")
 def png_dir(shared_folder) -> Path:
     return shared_folder("png-export", lambda out: export("png", None, out)) / "png"
+
+
+@pytest.fixture(scope="session")
+def pdf_export(shared_folder) -> tuple[Path, str, str]:
+    """``eti-print export pdf`` of the E.T.I. pack, once: (its folder, stdout, stderr)."""
+    def make(out: Path) -> None:
+        stdout, stderr = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(stdout), contextlib.redirect_stderr(stderr):
+            assert main(["export", "pdf", "--out", str(out)]) == 0
+        (out / "stdout.txt").write_text(stdout.getvalue(), encoding="utf-8")
+        (out / "stderr.txt").write_text(stderr.getvalue(), encoding="utf-8")
+    out = shared_folder("pdf-export", make)
+    return (out, (out / "stdout.txt").read_text(encoding="utf-8"),
+            (out / "stderr.txt").read_text(encoding="utf-8"))
 
 
 @pytest.fixture(scope="session")
@@ -169,13 +185,13 @@ def test_stale_pngs_of_the_pack_are_removed(tmp_path, ctx, decks):
 # -- per-card PDF ------------------------------------------------------------------
 
 
-def test_pdf_export_one_page_per_card_side_with_trim_and_bleed_boxes(tmp_path):
+def test_pdf_export_one_page_per_card_side_with_trim_and_bleed_boxes(pdf_export):
     from pypdf import PdfReader
-    export("pdf", None, tmp_path)
-    files = sorted(p.name for p in (tmp_path / "pdf").glob("*.pdf"))
+    out, _, _ = pdf_export
+    files = sorted(p.name for p in (out / "pdf").glob("*.pdf"))
     assert files == [f"eti-{i:02d}-{d}.pdf"
                      for i, d in enumerate(DECK_ORDER + list(PIECE_COUNTS), start=1)]
-    reader = PdfReader(tmp_path / "pdf" / "eti-01-research.pdf")
+    reader = PdfReader(out / "pdf" / "eti-01-research.pdf")
     assert len(reader.pages) == 180
     for page in reader.pages[:4]:
         assert [float(v) for v in page.mediabox] == [0, 0, 198, 270]
@@ -261,11 +277,17 @@ def test_tts_research_copies_share_cells(tts_out):
 
 
 def test_tts_export_is_deterministic(tmp_path, tts_out):
-    export("tts", None, tts_out)            # again, into the same folder
-    first = {p.name: p.read_bytes() for p in (tts_out / "tts").iterdir()}
-    export("tts", None, tts_out)
-    second = {p.name: p.read_bytes() for p in (tts_out / "tts").iterdir()}
-    assert first == second
+    """A second export, in a fresh folder, writes the session's export byte for byte (the
+    saved object's file:/// image URLs name each one's own folder)."""
+    export("tts", None, tmp_path)
+
+    def files(out: Path) -> dict[str, bytes]:
+        found = {p.name: p.read_bytes() for p in (out / "tts").iterdir()}
+        save = found["eti-tts.json"]
+        assert (out / "tts").resolve().as_uri().encode() in save
+        found["eti-tts.json"] = save.replace((out / "tts").resolve().as_uri().encode(), b"OUT")
+        return found
+    assert files(tts_out) == files(tmp_path)
 
 
 def test_tts_base_url(ctx, decks, tmp_path):
@@ -299,7 +321,6 @@ def test_tts_more_than_69_distinct_cards_use_several_sheets(ctx, decks, tmp_path
     assert len(obj["DeckIDs"]) == 75
     assert sum(1 for c in obj["DeckIDs"] if c // 100 == 1) == TTS_MAX_CARDS
     sheet = next(f for f in files if f.name == "tts/eti-01-big-faces-1.png")
-    import io
     with Image.open(io.BytesIO(sheet.data)) as image:
         assert image.size == (4090, 4011) and image.mode == "RGB"
 
@@ -307,14 +328,18 @@ def test_tts_more_than_69_distinct_cards_use_several_sheets(ctx, decks, tmp_path
 # -- command line --------------------------------------------------------------------
 
 
-def test_cli_export_reports_progress_and_quiet_is_silent(tmp_path, capsys):
-    assert main(["export", "pdf", "--out", str(tmp_path)]) == 0
-    captured = capsys.readouterr()
-    assert "rendering pdf/eti-01-research.pdf" in captured.err
-    assert "wrote 14 files" in captured.out
-    assert main(["export", "pdf", "--out", str(tmp_path), "--quiet"]) == 0
+def test_cli_export_reports_progress_and_quiet_is_silent(pdf_export, tmp_path, capsys):
+    _, out, err = pdf_export
+    assert "rendering pdf/eti-01-research.pdf" in err
+    assert "wrote 14 files" in out
+    # -q: the same command prints nothing (on ``eti-print new``'s one deck: smaller)
+    from eti_print.newpack import new_pack
+    new_pack(tmp_path / "mine")
+    assert main(["export", "pdf", str(tmp_path / "mine"), "--out", str(tmp_path / "out"),
+                 "--quiet"]) == 0
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err == ""
+    assert (tmp_path / "out" / "pdf" / "mine-01-cards.pdf").exists()
 
 
 def test_cli_export_bad_command_line_exits_2(capsys):

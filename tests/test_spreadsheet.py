@@ -315,28 +315,44 @@ def _as_sheets(root: Path, fmt: str, workbook: bool = False) -> None:
     (root / "pack.yaml").write_text(text)
 
 
-@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
-def test_same_cards_same_bytes(tmp_path, monkeypatch, fmt):
+#: The build date of the yaml and sheet builds compared below.
+EPOCH = "1000000000"
+
+
+@pytest.fixture(scope="module")
+def yaml_build(tmp_path_factory) -> Path:
+    """The E.T.I. pack's build with the sheets' three files as rows only: a file's notes
+    of what this edition designed (its top-level `reconstructed:`, which the booklet's
+    colophon prints) have no place in a sheet of rows.  Built once for both formats."""
     from eti_print.options import PrintOptions
     from eti_print.pipeline import build
-    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")
+    tmp_path = tmp_path_factory.mktemp("yaml-build")
     yaml_pack = _copy_eti(tmp_path / "a")
-    sheet_pack = _copy_eti(tmp_path / "b")
-    _as_sheets(sheet_pack, fmt, workbook=fmt == "xlsx")
-    # a file's notes of what this edition designed (its top-level `reconstructed:`, which
-    # the booklet's colophon prints) have no place in a sheet of rows: the same rows
-    # without them build the same bytes
     for name in SHEETS:
         path = yaml_pack / "cards" / f"{name}.yaml"
         path.write_text(re.sub(r"(?ms)^reconstructed:\n.*?\n\n", "", path.read_text()))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+        build(yaml_pack, tmp_path / "out-yaml", PrintOptions())
+    return tmp_path / "out-yaml"
+
+
+@pytest.mark.parametrize("fmt", ["csv", "xlsx"])
+def test_same_cards_same_bytes(tmp_path, monkeypatch, fmt, yaml_build):
+    """The same rows as sheets build the same bytes as the YAML without its notes."""
+    from eti_print.options import PrintOptions
+    from eti_print.pipeline import build
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
+    sheet_pack = _copy_eti(tmp_path / "b")
+    _as_sheets(sheet_pack, fmt, workbook=fmt == "xlsx")
     assert "{name: projects, file:" in (sheet_pack / "pack.yaml").read_text()
     assert not (sheet_pack / "cards" / "projects.yaml").exists()
-    build(yaml_pack, tmp_path / "out-yaml", PrintOptions())
     build(sheet_pack, tmp_path / "out-sheet", PrintOptions())
-    pdfs = sorted(p.name for p in (tmp_path / "out-yaml").glob("*.pdf"))
+    pdfs = sorted(p.name for p in yaml_build.glob("*.pdf"))
     assert "eti-cards.pdf" in pdfs and "eti-rules-reference.pdf" in pdfs
+    assert pdfs == sorted(p.name for p in (tmp_path / "out-sheet").glob("*.pdf"))
     for name in pdfs:
-        assert (tmp_path / "out-yaml" / name).read_bytes() == \
+        assert (yaml_build / name).read_bytes() == \
                (tmp_path / "out-sheet" / name).read_bytes(), name
 
 

@@ -73,12 +73,22 @@ def test_target_sizes_match_the_services_templates(key, poker):
 
 
 def test_export_png_target_mpc_writes_822_by_1122(tmp_path, capsys):
-    assert main(["export", "png", "--target", "mpc", "--out", str(tmp_path)]) == 0
+    """--target from the command line to the files, on ``eti-print new``'s one deck of
+    poker cards (the sizes of every E.T.I. piece are checked above, through the same
+    per-deck bleed)."""
+    from eti_print.newpack import new_pack
+    new_pack(tmp_path / "mine", "poker")
+    assert main(["export", "png", str(tmp_path / "mine"), "--target", "mpc",
+                 "--out", str(tmp_path / "out")]) == 0
     capsys.readouterr()
-    with Image.open(tmp_path / "png" / "eti-03-events-001-front.png") as image:
-        assert image.size == (822, 1122)
-        assert round(image.info["dpi"][0]) == 300
-    assert "MakePlayingCards" in (tmp_path / "png" / "README.txt").read_text()
+    png = tmp_path / "out" / "png"
+    for side in ("front", "back"):
+        with Image.open(png / f"mine-01-cards-001-{side}.png") as image:
+            assert image.size == (822, 1122)
+            assert round(image.info["dpi"][0]) == 300
+    rows = list(csv.DictReader((png / "index.csv").open(encoding="utf-8")))
+    assert rows and {(r["width_px"], r["height_px"]) for r in rows} == {("822", "1122")}
+    assert "MakePlayingCards" in (png / "README.txt").read_text()
 
 
 def test_target_and_cmyk_only_where_they_apply(capsys):

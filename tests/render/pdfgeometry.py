@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import pikepdf
@@ -66,10 +67,36 @@ def _rgb(op: str, operands: list) -> tuple[float, float, float] | None:
     return None
 
 
+def _operations(stream: pikepdf.Object) -> list[tuple[str, list]]:
+    """A content stream's operators, each with its operands as Python values: numbers as
+    floats, a shown string (Tj, TJ, ', ") as its latin-1 text; names stay pikepdf's."""
+    found = []
+    for operands, operator in pikepdf.parse_content_stream(stream):
+        op = str(operator)
+        if op in ("Tj", "TJ", "'", '"'):
+            arg = operands[-1]
+            parts = [a for a in arg if isinstance(a, pikepdf.String)] if op == "TJ" else [arg]
+            values: list = ["".join(bytes(p).decode("latin-1") for p in parts)]
+        else:
+            values = [float(v) if isinstance(v, (int, Decimal)) else v for v in operands]
+        found.append((op, values))
+    return found
+
+
 class _Reader:
     def __init__(self) -> None:
         self.texts: list[TextRun] = []
         self.strokes: list[Stroke] = []
+        #: each form's operations, parsed once however often it is drawn
+        self.forms: dict[tuple[int, int], list[tuple[str, list]]] = {}
+
+    def operations(self, stream: pikepdf.Object) -> list[tuple[str, list]]:
+        key = stream.objgen
+        if key == (0, 0):                     # a direct object (a page): read once anyway
+            return _operations(stream)
+        if key not in self.forms:
+            self.forms[key] = _operations(stream)
+        return self.forms[key]
 
     def walk(self, stream: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix,
              page: int, depth: int = 0) -> None:
@@ -82,8 +109,7 @@ class _Reader:
         font, size, leading = "", 0.0, 0.0
         path: list[tuple[tuple[float, float], tuple[float, float]]] = []
         start = current = (0.0, 0.0)
-        for operands, operator in pikepdf.parse_content_stream(stream):
-            op = str(operator)
+        for op, operands in self.operations(stream):
             if op == "q":
                 stack.append((ctm, fill, width))
             elif op == "Q" and stack:
@@ -149,9 +175,7 @@ class _Reader:
                 if op in ("'", '"'):
                     tm = tlm = _mul((1.0, 0.0, 0.0, 1.0, 0.0, -leading), tlm)
                 m = _mul(tm, ctm)
-                arg = operands[-1]
-                parts = [a for a in arg if isinstance(a, pikepdf.String)] if op == "TJ" else [arg]
-                text = "".join(bytes(p).decode("latin-1") for p in parts)
+                text = operands[0]
                 if text.strip():
                     self.texts.append(TextRun(page, size * _scale(m), fill, font, text,
                                               m[4], m[5]))

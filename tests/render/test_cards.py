@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -14,7 +15,7 @@ from eti_print.options import PrintOptions
 from eti_print.pipeline import build
 from eti_print.units import mm
 
-from conftest import built_name, edit
+from conftest import BUILDS, built_name, edit
 from pdfcheck import page_texts, pdf_text, placements
 
 A4 = (mm(210), mm(297))
@@ -107,14 +108,23 @@ def test_duplex_none_puts_backs_after_fronts(built):
     assert [p[1] for p in first] == [p[1] for p in back]
 
 
-def test_back_offset_moves_backs_only(tmp_path: Path):
-    build(None, tmp_path, PrintOptions(back_offset=(1.5, -2.0)))
-    reader = PdfReader(tmp_path / "eti-cards.pdf")
-    fronts, backs = placements(reader.pages[0]), placements(reader.pages[1])
-    for front, back in zip(fronts, backs):
-        (fx, fy), (bx, by) = front[1], back[1]
-        assert (A4[0] - bx - POKER[0]) == pytest.approx(fx - mm(1.5), abs=mm(0.01))
-        assert by == pytest.approx(fy - mm(2.0), abs=mm(0.01))
+def test_back_offset_moves_backs_only(session_build):
+    """The session's Letter short-edge build with ``--back-offset 0.5,-1`` beside the one
+    without: every back sheet's cards moved by (0.5, -1) mm on the back page, every
+    front sheet the same."""
+    name = built_name("eti-cards.pdf", "eti", "letter-short")
+    plain = PdfReader(session_build("eti", "letter-short") / name)
+    moved = PdfReader(session_build("eti", "letter-short-offset") / name)
+    assert len(moved.pages) == len(plain.pages)
+    dx, dy = BUILDS["eti"]["letter-short-offset"]["back_offset"]
+    for i in range(0, len(plain.pages), 2):
+        assert placements(moved.pages[i]) == placements(plain.pages[i])     # fronts
+        backs, shifted = placements(plain.pages[i + 1]), placements(moved.pages[i + 1])
+        assert len(shifted) == len(backs) > 0
+        for (form, (x, y), _), (moved_form, (mx, my), _) in zip(backs, shifted):
+            assert moved_form == form
+            assert mx == pytest.approx(x + mm(dx), abs=mm(0.01))
+            assert my == pytest.approx(y + mm(dy), abs=mm(0.01))
 
 
 def test_identical_backs_share_one_drawing(built):
@@ -150,9 +160,9 @@ def test_overflowing_text_fails_naming_card_and_box(tmp_path: Path, pack_copy: P
     assert not (tmp_path / "out").exists()
 
 
-def test_failed_build_keeps_previous_output(tmp_path: Path, pack_copy: Path):
+def test_failed_build_keeps_previous_output(tmp_path: Path, pack_copy: Path, session_build):
     out = tmp_path / "out"
-    build(str(pack_copy), out, PrintOptions())
+    shutil.copytree(session_build("eti"), out)       # the last good build of this pack
     before = (out / "eti-cards.pdf").read_bytes()
     layout = pack_copy / "templates/layouts/project.yaml"
     layout.write_text(layout.read_text().replace("{{ card.name }}", "{{ card.nmae }}"))

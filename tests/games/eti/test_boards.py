@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import io
+import json
 from dataclasses import dataclass, replace
 
 import pytest
@@ -31,7 +32,7 @@ from eti_print.render.tiles import glue_strips
 from eti_print.scope import base_context
 from eti_print.units import mm, paper_size, to_points
 
-from conftest import copy_pack, edit
+from conftest import built_name, copy_pack, edit
 from pdfcheck import pdf_text
 
 POKER = (mm(63.5), mm(88.9))
@@ -99,10 +100,22 @@ def settings(ctx):
     return board_settings(ctx)
 
 
+#: The session build that prints the boards on each paper.
+PAPER_BUILDS = {"a4": "a4-long", "letter": "letter-short"}
+
+
 @pytest.fixture(scope="module")
-def rendered(ctx):
-    return {paper: render_boards(load_context(None, PrintOptions(paper=paper)))[0]
-            for paper in PAPERS}
+def rendered(session_build) -> dict[str, tuple[bytes, dict]]:
+    """Each paper's boards PDF as the session's build wrote it, with its manifest entry
+    (the output's name, kind, stock, page count and counts)."""
+    found = {}
+    for paper in PAPERS:
+        folder = session_build("eti", PAPER_BUILDS[paper])
+        name = built_name("eti-boards.pdf", "eti", PAPER_BUILDS[paper])
+        manifest = json.loads(next(folder.glob("eti-manifest*.json")).read_text())
+        [entry] = [f for f in manifest["files"] if f["file"] == name]
+        found[paper] = ((folder / name).read_bytes(), entry)
+    return found
 
 
 def box_ops(ctx, settings, kind: str, name: str, company=None):
@@ -328,13 +341,13 @@ def test_a_board_that_fits_one_page_is_not_tiled(settings):
 
 @pytest.mark.parametrize("paper", PAPERS)
 def test_pages_bookmarks_and_metadata(rendered, paper):
-    out = rendered[paper]
-    reader = PdfReader(io.BytesIO(out.data))
-    assert out.name == ("eti-boards.pdf" if paper == "a4" else f"eti-boards-{paper}.pdf")
-    assert out.kind == "boards"
-    assert out.stock == "cardstock or heavy paper"
-    assert out.counts == {"company": 6, "alien": 1}   # boards per pack.yaml entry
-    assert len(reader.pages) == out.pages == 6 * 4 + 2
+    data, out = rendered[paper]
+    reader = PdfReader(io.BytesIO(data))
+    assert out["file"] == ("eti-boards.pdf" if paper == "a4" else f"eti-boards-{paper}.pdf")
+    assert out["kind"] == "boards"
+    assert out["print_on"] == "cardstock or heavy paper"
+    assert out["counts"] == {"company": 6, "alien": 1}   # boards per pack.yaml entry
+    assert len(reader.pages) == out["pages"] == 6 * 4 + 2
     titles = [o.title for o in reader.outline]
     assert len(titles) == 7
     assert titles[0] == "Atlas Dynamics - company gameboard (4 sheets)"
@@ -344,7 +357,7 @@ def test_pages_bookmarks_and_metadata(rendered, paper):
 
 
 def test_every_board_label_is_text(rendered, database):
-    text = pdf_text(rendered["a4"].data)
+    text = pdf_text(rendered["a4"][0])
     for trait in database.human_traits + database.alien_traits:
         assert trait.name in text, trait.name
         for space in trait.spaces:

@@ -40,6 +40,11 @@ def outputs(ctx):
     return {o.name: o for o in render_booklet(ctx)}
 
 
+def documents(ctx):
+    """The rules reference alone (and any other document): no deck is drawn."""
+    return {o.name: o for o in Job("documents")(ctx)}
+
+
 def pages_text(data: bytes) -> list[str]:
     """Each page's text, whitespace collapsed, line-break hyphens rejoined."""
     return [re.sub(r"(?<=\w-) (?=\w)", "", text) for text in page_texts(data)]
@@ -277,7 +282,7 @@ def test_pdfs_render_cleanly(rendered, tmp_path):
     import subprocess
     if shutil.which("pdftoppm") is None:
         pytest.skip("pdftoppm not installed")
-    imposed = outputs(load_context(None, PrintOptions(booklet=True)))[BOOKLET]
+    imposed = documents(load_context(None, PrintOptions(booklet=True)))[BOOKLET]
     for name, data in (("plain", rendered[BOOKLET].data), ("imposed", imposed.data),
                        ("aids", rendered["eti-player-aids.pdf"].data)):
         pdf = tmp_path / f"{name}.pdf"
@@ -296,7 +301,7 @@ def test_a_project_change_changes_the_tables(tmp_path, alltext):
     edit(root / "cards/projects.yaml", "    difficulty: 70\n    defense: 10\n    fame: 10",
          "    difficulty: 90\n    defense: 20\n    fame: 10")
     ctx = load_context(str(root), PrintOptions())
-    changed = " ".join(pages_text(outputs(ctx)[BOOKLET].data))
+    changed = " ".join(pages_text(documents(ctx)[BOOKLET].data))
     assert "Synthetic Polymers 70 10 10" in alltext
     assert "Synthetic Polymers 90 20 10" in changed
     assert "Synthetic Polymers 70 10 10" not in changed
@@ -307,7 +312,7 @@ def test_a_renamed_event_is_escaped_not_interpreted(tmp_path):
     edit(root / "cards/events.yaml", "title: The Great Blackout",
          """title: 'Blackout <b>&</b> <img src="/etc/x"/>'""")
     ctx = load_context(str(root), PrintOptions())
-    text = " ".join(pages_text(outputs(ctx)[BOOKLET].data))
+    text = " ".join(pages_text(documents(ctx)[BOOKLET].data))
     assert 'Blackout <b>&</b> <img src="/etc/x"/>' in text
 
 
@@ -317,7 +322,7 @@ def test_template_errors_name_the_file_and_line(tmp_path):
     edit(glossary, "<tr><td><b>Mash</b></td>", "<tr><td><blink>Mash</blink></td>")
     ctx = load_context(str(root), PrintOptions())
     with pytest.raises(InputError) as info:
-        render_booklet(ctx)
+        documents(ctx)
     line = line_of(glossary, "<blink>")
     assert str(info.value).startswith(f"templates/booklet/glossary.j2:{line}:")
     assert "<blink> is not allowed" in str(info.value)
@@ -329,14 +334,14 @@ def test_jinja_errors_name_the_file_and_line(tmp_path):
     edit(setup, "{{ db.free_upgrades }}", "{{ db.no_such_thing }}")
     ctx = load_context(str(root), PrintOptions())
     with pytest.raises(InputError) as info:
-        render_booklet(ctx)
+        documents(ctx)
     assert str(info.value).startswith(f"templates/booklet/setup.j2:{line_of(setup, 'no_such')}:")
 
 
 def test_booklet_option_imposes_on_landscape_sheets(tmp_path):
     for paper, size in (("a4", (842, 595)), ("letter", (792, 612))):
         ctx = load_context(None, PrintOptions(paper=paper, booklet=True))
-        out = outputs(ctx)[ctx.output_name("rules-reference")]
+        out = documents(ctx)[ctx.output_name("rules-reference")]
         reader = PdfReader(io.BytesIO(out.data))
         assert out.pages == len(reader.pages) == padded_count(out.counts["booklet pages"]) // 2
         for page in reader.pages:
@@ -360,12 +365,12 @@ def test_templates_cannot_reach_the_file_system(tmp_path):
          "{{ db.dataset.pack.root }}")
     ctx = load_context(str(root), PrintOptions())
     with pytest.raises(InputError) as info:
-        render_booklet(ctx)
+        documents(ctx)
     assert str(info.value).startswith("templates/booklet/setup.j2:")
 
 
 def test_letter_pages_are_half_letter():
     ctx = load_context(None, PrintOptions(paper="letter"))
-    reader = PdfReader(io.BytesIO(outputs(ctx)["eti-rules-reference-letter.pdf"].data))
+    reader = PdfReader(io.BytesIO(documents(ctx)["eti-rules-reference-letter.pdf"].data))
     assert (round(float(reader.pages[0].mediabox.width)),
             round(float(reader.pages[0].mediabox.height))) == (396, 612)

@@ -60,8 +60,10 @@ def brute_force(queue: tuple[Card, ...], swaps: int, immune: frozenset[str]):
 
 # --- the best order within N swaps ------------------------------------------
 
+# queues of up to six cards (720 orders at most); the seven-card queues, 5040 orders
+# each, are the next test's
 @settings(max_examples=150, deadline=None)
-@given(queues(7), st.integers(0, 22), immunities)
+@given(queues(6), st.integers(0, 22), immunities)
 def test_best_order_is_exactly_the_brute_force_answer(queue, swaps, immune):
     best = best_order(queue, swaps, immune)
     assert (best.total, best.swaps_used, best.positions) == brute_force(queue, swaps, immune)

@@ -14,7 +14,7 @@ from eti_print.jobs import Job
 from eti_print.options import PrintOptions
 from eti_print.pipeline import load_checked as load_context
 
-from conftest import copy_pack, edit
+from conftest import built_name, copy_pack, edit
 from pdfcheck import page_texts, pdf_text
 
 ROOT = Path(__file__).resolve().parents[3]
@@ -35,12 +35,23 @@ def ctx():
     return load_context(None, PrintOptions())
 
 
+#: The PDFs of the booklet, the player aids and the boards (the boards job's two).
+PRINTED = ("eti-rules-reference.pdf", "eti-player-aids.pdf", "eti-boards.pdf",
+           "eti-table-aids.pdf")
+
+
 @pytest.fixture(scope="module")
-def printed(ctx):
-    """Each PDF of the booklet, the player aids and the boards, as one line of text."""
-    outputs = (Job("documents")(ctx) + [o for o in Job("decks")(ctx) if "player-aids" in o.name]
-               + Job("boards")(ctx))
-    return {o.name: flat(" ".join(page_texts(o.data))) for o in outputs}
+def printed(session_build):
+    """Each PDF of the booklet, the player aids and the boards, as one line of text (from
+    the session's build of the pack)."""
+    folder = session_build("eti")
+    return {name: flat(" ".join(page_texts(folder / name))) for name in PRINTED}
+
+
+@pytest.fixture(scope="module")
+def table_aids(session_build) -> list[str]:
+    """The table aids' two pages (tracker, score pad), each as one line of text."""
+    return [flat(t) for t in page_texts(session_build("eti") / "eti-table-aids.pdf")]
 
 
 @pytest.fixture(scope="module")
@@ -149,19 +160,18 @@ def test_mad_scientists_calls_the_attack_phase_the_fourth():
 
 # --- the table aids ----------------------------------------------------------
 
-@pytest.mark.parametrize("paper", ["a4", "letter"])
-def test_the_table_aids_are_two_untiled_pages(paper):
-    ctx = load_context(None, PrintOptions(paper=paper))
-    aids = next(o for o in Job("boards")(ctx) if "table-aids" in o.name)
-    assert aids.pages == 2
-    tracker, pad = (flat(t) for t in page_texts(aids.data))
+@pytest.mark.parametrize("mode", ["a4-long", "letter-short"])
+def test_the_table_aids_are_two_untiled_pages(session_build, mode):
+    pdf = session_build("eti", mode) / built_name("eti-table-aids.pdf", "eti", mode)
+    pages = page_texts(pdf)
+    assert len(pages) == 2
+    tracker, pad = (flat(t) for t in pages)
     assert "I.S.S.A. PROJECT TRACKER" in tracker and "E.T.I. SCORE PAD" in pad
     assert "sheet 1 of" not in tracker + pad      # not tiled
 
 
-def test_the_tracker_counts_to_the_longest_game_and_tabulates_the_thresholds(ctx, printed):
-    tracker = flat(page_texts(next(o for o in Job("boards")(ctx)
-                                   if "table-aids" in o.name).data)[0])
+def test_the_tracker_counts_to_the_longest_game_and_tabulates_the_thresholds(ctx, table_aids):
+    tracker = table_aids[0]
     low, high = ctx.model.players
     most = high * (max(g.multiplier for g in ctx.model.lengths) + 1)
     assert most == 30
@@ -176,9 +186,8 @@ def test_the_tracker_counts_to_the_longest_game_and_tabulates_the_thresholds(ctx
     assert "3 TURNS 2 TURNS 1 TURN INVADE" in tracker
 
 
-def test_the_score_pad_has_a_row_per_company_and_the_rules_bonuses(ctx):
-    pad = flat(page_texts(next(o for o in Job("boards")(ctx)
-                               if "table-aids" in o.name).data)[1])
+def test_the_score_pad_has_a_row_per_company_and_the_rules_bonuses(ctx, table_aids):
+    pad = table_aids[1]
     for company in ctx.model.companies:
         assert company.name in pad
     rules = ctx.model.rules
