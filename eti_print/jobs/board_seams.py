@@ -49,8 +49,10 @@ def boards(ctx: Context) -> list[Guarded]:
     for index, entry in enumerate(ctx.dataset.config.get("boards") or []):
         try:
             setup = entry_setup(ctx, index, entry)
+            placed: dict = {}       # boxes that never mention the item: placed once
             for board_id, context in each_board(ctx, entry, setup.board):
-                boxes = guarded(setup.resolver, setup.layout, context, setup.height, setup.clear)
+                boxes = guarded(setup.resolver, setup.layout, context, setup.height, setup.clear,
+                                placed, entry.get("as", "item") if "for_each" in entry else "")
                 found.append(Guarded(board_id, index, setup.width, setup.height, setup.margin,
                                      setup.overlap, boxes))
         except InputError:

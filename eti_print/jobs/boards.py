@@ -213,6 +213,7 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
     name = entry.get("as", "item")
     title_line, _ = manifest.where(("boards", index, "title"))
     shared: dict[str, Face] = {}
+    placed: dict[str, Any] = {}
     boards: list[Board] = []
     problems: list[Problem] = []
     for board_id, context in each_board(ctx, entry, board):
@@ -224,7 +225,8 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
             problems.extend(exc.problems)
             continue
         boards.append(Board(board_id, title, spec, layers, margin, overlap, output, entry["id"],
-                            guarded(resolver, layout, context, height, clear), index))
+                            guarded(resolver, layout, context, height, clear, placed, name),
+                            index))
     if problems:
         raise InputError(problems)
     return boards
@@ -248,14 +250,24 @@ def each_board(ctx: Context, entry: dict[str, Any], board: dict[str, Any]
 
 
 def guarded(resolver: FaceResolver, layout: Layout, context: dict[str, Any],
-            height: float, clear: Sequence[str] = ()) -> tuple[tuple[str, Rect], ...]:
+            height: float, clear: Sequence[str] = (), cache: dict[str, Any] | None = None,
+            varying: str = "") -> tuple[tuple[str, Rect], ...]:
     """The boxes of a board a seam must not cross, in board coordinates (y up): every
-    text box, and the boxes whose names start with one of ``clear`` (``seam_clear:``)."""
+    text box, and the boxes whose names start with one of ``clear`` (``seam_clear:``).
+    With a ``cache``, the boxes that never mention ``varying`` are placed once."""
     out = []
-    for box in resolver.outlines(layout, context):
-        if box.type == "text" or (clear and box.name.startswith(tuple(clear))):
-            if box.w > 0 and box.h > 0:
-                out.append((box.name, Rect(box.x, height - box.y - box.h, box.w, box.h)))
+    for box in layout.boxes:
+        if not (box.type == "text" or (clear and box.name.startswith(tuple(clear)))):
+            continue
+        key = box.name if cache is not None and not _mentions(box, varying) else None
+        if key is not None and key in cache:  # type: ignore[operator]
+            placed = cache[key]  # type: ignore[index]
+        else:
+            placed = resolver.outlines(Layout(layout.name, (box,), layout.source), context)
+            if key is not None:
+                cache[key] = placed  # type: ignore[index]
+        out.extend((b.name, Rect(b.x, height - b.y - b.h, b.w, b.h))
+                   for b in placed if b.w > 0 and b.h > 0)
     return tuple(out)
 
 
