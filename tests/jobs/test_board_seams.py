@@ -64,9 +64,11 @@ def test_a_port_moved_under_a_seam_fails_validate_naming_board_port_file_and_lin
     line = next(n for n, text in enumerate(
         (pack / "pack.yaml").read_text(encoding="utf-8").splitlines(), start=1)
         if text.strip() == "- id: company")
-    for board in ("atlas-dynamics", "fulcrum-laboratories"):
-        assert (f"pack.yaml:{line}: boards[0]: board 'company-{board}': on A4 the seam "
-                f"260 mm from the left crosses port[2]") in err
+    # one line for the six boards the moved port is on, naming each
+    (port,) = [text for text in err.splitlines() if "crosses port[2] " in text]
+    assert port.startswith(f"pack.yaml:{line}: boards[0]: on A4 the seam 260 mm from the left "
+                           "crosses port[2] in 6 boards: board 'company-atlas-dynamics', ")
+    assert "board 'company-fulcrum-laboratories'" in port
     assert "Traceback" not in err
 
 
@@ -75,13 +77,22 @@ def test_the_check_stage_refuses_it_before_anything_is_resolved(tmp_path) -> Non
     edit(pack / "templates/boards/boards.yaml", "- {x: 188mm, y: 10mm, tab: below}",
          "- {x: 200mm, y: 10mm, tab: below}")
     ctx = load(str(pack), PrintOptions(paper="letter"))
-    found = [p for p in check(ctx) if "seam" in p.message]
+    found = board_seams.check(ctx)
     assert found and all(p.path == "pack.yaml" and p.line and p.field == "boards[0]"
                          for p in found)
-    assert {p.message.split(":")[0] for p in found} == {
+    assert {p.subject for p in found} == {
         f"board 'company-{c['id']}'" for c in ctx.dataset.items("companies.companies")}
-    assert all(" on LETTER the seam 260 mm from the left crosses port" in p.message
+    assert all(p.message.startswith("on LETTER the seam 260 mm from the left crosses port")
                for p in found)
+    line, _ = ctx.dataset.manifest.where(("boards", 0))
+    assert str(found[0]).startswith(f"pack.yaml:{line}: boards[0]: board "
+                                    "'company-atlas-dynamics': on LETTER the seam 260 mm from "
+                                    "the left crosses port[2]")
+    merged = [p for p in check(ctx) if "seam" in p.message]    # the check stage's report
+    assert {p.message for p in merged} == {
+        f"on LETTER the seam 260 mm from the left crosses {box}[2] in 6 boards: " + ", ".join(
+            sorted(p.subject for p in found if p.message.endswith(f" {box}[2]")))
+        for box in ("port", "port_caption", "port_numeral")}
 
 
 def test_a_seam_through_a_box_is_a_located_problem_naming_board_and_box() -> None:
@@ -90,8 +101,9 @@ def test_a_seam_through_a_box_is_a_located_problem_naming_board_and_box() -> Non
     banner = replace(board, boxes=(("title", Rect(0, 0, board.width, board.height)),))
     (problem,) = {str(p): p for p in board_seams.problems(ctx, [banner])}.values()
     assert problem.path == "pack.yaml" and problem.line and problem.field.startswith("boards[")
-    assert problem.message.startswith(f"board {board.id!r}: on A4 the seam ")
-    assert problem.message.endswith(" crosses title")
+    assert problem.subject == f"board {board.id!r}"
+    assert problem.message.startswith("on A4 the seam ") and problem.message.endswith(
+        " crosses title")
 
 
 def test_the_covering_sheet_bleeds_past_its_cut_and_the_strip_is_blank_by_the_line() -> None:
