@@ -126,6 +126,9 @@ def check(ctx: Context) -> list[Problem]:
     problems.extend(check_entries(ctx))
     from .readability import check_layouts
     problems.extend(check_layouts(ctx))          # readability: the pack's minimum text size
+    if ctx.dataset.config.get("boards"):
+        from .jobs.board_seams import check as board_seams
+        problems.extend(board_seams(ctx))        # no board seam crosses text, a port, a space
     return combine(problems)
 
 

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 from ..context import Output
 from ..errors import InputError, Problem
 from ..imposition import DEFAULT_MARK_LENGTH, DEFAULT_MARK_OFFSET, DEFAULT_MARK_STROKE, Rect
-from ..imposition_tiling import Tiling, seam_conflicts, tile
+from ..imposition_tiling import Tiling, tile
 from ..layout import Layout
 from ..pdfwriter import DocInfo, new_canvas
 from ..readability import rules as text_rules
@@ -159,14 +159,29 @@ def resolve_layers(resolver: FaceResolver, layout: Layout, context: dict[str, An
                  for key, ops in runs)
 
 
-def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Board]:
+@dataclass(frozen=True)
+class Setup:
+    """What every board of one pack.yaml entry shares: its lengths, layout and resolver."""
+
+    width: float
+    height: float
+    bleed: float
+    overlap: float
+    margin: float
+    clear: tuple[str, ...]
+    layout: Layout
+    resolver: FaceResolver
+    board: dict[str, Any]       # ``board`` as templates see it
+
+
+def entry_setup(ctx: Context, index: int, entry: dict[str, Any]) -> Setup:
+    """The entry's lengths (checked), its layout and a resolver at the board's size."""
     manifest = ctx.dataset.manifest
     width = _length(ctx, entry, index, "width", 0.0)
     height = _length(ctx, entry, index, "height", 0.0)
     bleed = _length(ctx, entry, index, "bleed", BOARD_BLEED)
     overlap = _length(ctx, entry, index, "overlap", BOARD_OVERLAP)
     margin = _length(ctx, entry, index, "margin", BOARD_MARGIN)
-    clear = tuple(entry.get("seam_clear") or ())
     line, _ = manifest.where(("boards", index, "layout"))
     layout = ctx.layouts.get(entry["layout"], where=manifest.path, line=line,
                              field_name=f"boards[{index}].layout")
@@ -179,25 +194,29 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
     resolver = FaceResolver(ctx.env, ctx.fonts, ctx.art, width, height, bleed,
                             ink_saver=ctx.options.ink_saver,
                             text_rules=text_rules(ctx.dataset))
-    board = board_names(entry, width, height)
+    return Setup(width, height, bleed, overlap, margin, tuple(entry.get("seam_clear") or ()),
+                 layout, resolver, board_names(entry, width, height))
+
+
+def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Board]:
+    manifest = ctx.dataset.manifest
+    setup = entry_setup(ctx, index, entry)
+    width, height, margin, overlap = setup.width, setup.height, setup.margin, setup.overlap
+    clear, layout, resolver, board = setup.clear, setup.layout, setup.resolver, setup.board
     output = entry.get("output", "boards")
-    spec = TileSpec(width, height, bleed)
-    each = entry.get("for_each")
-    if each is None:
-        context = base_context(ctx, entry.get("context"), None, board=board)
+    spec = TileSpec(width, height, setup.bleed)
+    if entry.get("for_each") is None:
+        ((_, context),) = each_board(ctx, entry, board)
         layers = resolve_layers(resolver, layout, context, f"board {entry['id']!r}", None, "")
         return [Board(entry["id"], entry["title"], spec, layers, margin, overlap, output,
                       entry["id"], guarded(resolver, layout, context, height, clear), index)]
     name = entry.get("as", "item")
     title_line, _ = manifest.where(("boards", index, "title"))
     shared: dict[str, Face] = {}
+    placed: dict[str, Any] = {}
     boards: list[Board] = []
     problems: list[Problem] = []
-    for item in ctx.dataset.items(each):
-        item_id = item.get("id") if isinstance(item, dict) else None
-        board_id = f"{entry['id']}-{item_id}" if item_id is not None else \
-            f"{entry['id']}-{len(boards) + 1}"
-        context = base_context(ctx, entry.get("context"), item, board=board, **{name: item})
+    for board_id, context in each_board(ctx, entry, board):
         try:
             title = str(ctx.env.render_string(entry["title"], context, where=manifest.path,
                                               line=title_line, field=f"boards[{index}].title"))
@@ -206,21 +225,49 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
             problems.extend(exc.problems)
             continue
         boards.append(Board(board_id, title, spec, layers, margin, overlap, output, entry["id"],
-                            guarded(resolver, layout, context, height, clear), index))
+                            guarded(resolver, layout, context, height, clear, placed, name),
+                            index))
     if problems:
         raise InputError(problems)
     return boards
 
 
+def each_board(ctx: Context, entry: dict[str, Any], board: dict[str, Any]
+               ) -> list[tuple[str, dict[str, Any]]]:
+    """(board id, template context) of every board of the entry: one, or one per item of
+    its ``for_each`` list."""
+    if entry.get("for_each") is None:
+        return [(entry["id"], base_context(ctx, entry.get("context"), None, board=board))]
+    name = entry.get("as", "item")
+    found: list[tuple[str, dict[str, Any]]] = []
+    for item in ctx.dataset.items(entry["for_each"]):
+        item_id = item.get("id") if isinstance(item, dict) else None
+        board_id = f"{entry['id']}-{item_id}" if item_id is not None else \
+            f"{entry['id']}-{len(found) + 1}"
+        found.append((board_id, base_context(ctx, entry.get("context"), item, board=board,
+                                             **{name: item})))
+    return found
+
+
 def guarded(resolver: FaceResolver, layout: Layout, context: dict[str, Any],
-            height: float, clear: Sequence[str] = ()) -> tuple[tuple[str, Rect], ...]:
+            height: float, clear: Sequence[str] = (), cache: dict[str, Any] | None = None,
+            varying: str = "") -> tuple[tuple[str, Rect], ...]:
     """The boxes of a board a seam must not cross, in board coordinates (y up): every
-    text box, and the boxes whose names start with one of ``clear`` (``seam_clear:``)."""
+    text box, and the boxes whose names start with one of ``clear`` (``seam_clear:``).
+    With a ``cache``, the boxes that never mention ``varying`` are placed once."""
     out = []
-    for box in resolver.outlines(layout, context):
-        if box.type == "text" or (clear and box.name.startswith(tuple(clear))):
-            if box.w > 0 and box.h > 0:
-                out.append((box.name, Rect(box.x, height - box.y - box.h, box.w, box.h)))
+    for box in layout.boxes:
+        if not (box.type == "text" or (clear and box.name.startswith(tuple(clear)))):
+            continue
+        key = box.name if cache is not None and not _mentions(box, varying) else None
+        if key is not None and key in cache:  # type: ignore[operator]
+            placed = cache[key]  # type: ignore[index]
+        else:
+            placed = resolver.outlines(Layout(layout.name, (box,), layout.source), context)
+            if key is not None:
+                cache[key] = placed  # type: ignore[index]
+        out.extend((b.name, Rect(b.x, height - b.y - b.h, b.w, b.h))
+                   for b in placed if b.w > 0 and b.h > 0)
     return tuple(out)
 
 
@@ -231,32 +278,18 @@ def resolve(ctx: Context) -> list[Board]:
             for board in found]
 
 
-def seam_problems(ctx: Context, boards: Sequence[Board]) -> list[Problem]:
-    """A problem at the board's entry in pack.yaml for every seam of its tiling on this
-    paper that crosses a text box or a ``seam_clear:`` box, naming board and box.
-
-    Not yet enforced by ``resolve``: the bundled game's board layouts leave no straight
-    corridor across them, so their seams cross boxes on both papers (see README).
-    """
-    manifest = ctx.dataset.manifest
-    problems = []
-    for board in boards:
-        for conflict in seam_conflicts(board_tiling(board, ctx.options.page), board.guarded):
-            line, _ = manifest.where(("boards", board.index))
-            problems.append(Problem(
-                f"board {board.id!r}: on {ctx.options.paper.upper()} {conflict}",
-                manifest.path, line, None, f"boards[{board.index}]",
-                "move the box, or change the board's margin or overlap so the seams can "
-                "fall between boxes"))
-    return problems
-
-
 def board_tiling(board: Board, paper: tuple[float, float]) -> Tiling:
     """The board's sheets, its seams clear of its guarded boxes where the paper allows."""
-    avoid_x = [(r.x, r.right) for _, r in board.guarded]
-    avoid_y = [(r.y, r.top) for _, r in board.guarded]
-    return tile(board.spec.width, board.spec.height, paper[0], paper[1], board.margin,
-                board.overlap, avoid_x, avoid_y)
+    return guarded_tiling(board.spec.width, board.spec.height, board.margin, board.overlap,
+                          board.guarded, paper)
+
+
+def guarded_tiling(width: float, height: float, margin: float, overlap: float,
+                   boxes: Sequence[tuple[str, Rect]], paper: tuple[float, float]) -> Tiling:
+    """A board's sheets on ``paper``, the seams kept off ``boxes`` where they can be."""
+    avoid_x = [(r.x, r.right) for _, r in boxes]
+    avoid_y = [(r.y, r.top) for _, r in boxes]
+    return tile(width, height, paper[0], paper[1], margin, overlap, avoid_x, avoid_y)
 
 
 def draw(ctx: Context, plan: list[Board], progress: Progress = None) -> list[Output]:

@@ -19,7 +19,7 @@ from eti_print.export.targets import TARGETS
 #: Every piece kind and board of E.T.I., after its six decks: (files, px at 300 dpi).
 PIECES = {"green-tokens": (180, (253, 253)), "red-tokens": (30, (253, 253)),
           "company-logos": (12, (430, 1162)), "issa-badge": (1, (855, 855)),
-          "company": (6, (6095, 4441)), "alien": (1, (4323, 3083)),
+          "company": (6, (6095, 5008)), "alien": (1, (4323, 3083)),
           "project-tracker": (1, (3083, 2138)), "score-pad": (1, (3083, 2138))}
 
 

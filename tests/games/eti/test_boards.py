@@ -22,8 +22,9 @@ from eti_print.games.eti.boards import (
 )
 from eti_print.imposition import EPS, Rect
 from eti_print.imposition_tiling import tile
-from eti_print.jobs import Job
+from eti_print.jobs import Job, board_seams
 from eti_print.jobs import boards as board_job
+from eti_print.jobs.boards import guarded_tiling
 from eti_print.layout import Layout
 from eti_print.options import PrintOptions
 from eti_print.pipeline import load_checked as load_context
@@ -89,6 +90,13 @@ def resolve_boards(ctx, settings=None):
 
 def board_tiling(settings, spec, paper):
     return tile(spec.width, spec.height, paper[0], paper[1], settings.margin, settings.overlap)
+
+
+def printed_tiling(ctx, kind, paper):
+    """The tiling the build prints: its seams kept off the board's guarded boxes."""
+    board = next(b for b in board_seams.boards(ctx) if b.id.startswith(kind))
+    return guarded_tiling(board.width, board.height, board.margin, board.overlap, board.boxes,
+                          paper)
 
 
 def check_ports(spec, data_ports, card, where):
@@ -284,9 +292,9 @@ def test_bank_lamps_are_printed_with_their_values(ctx, settings):
 
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("kind", ["company", "alien"])
-def test_tiles_overlap_by_the_strip_and_reassemble(settings, paper, kind):
+def test_tiles_overlap_by_the_strip_and_reassemble(ctx, settings, paper, kind):
     spec = settings.boards[kind]
-    tiling = board_tiling(settings, spec, paper_size(paper))
+    tiling = printed_tiling(ctx, kind, paper_size(paper))
     pw, ph = tiling.paper
     assert tiling.tiled
     by_page = {t.page: t for t in tiling.tiles}
@@ -323,10 +331,12 @@ def test_tiles_overlap_by_the_strip_and_reassemble(settings, paper, kind):
 
 
 @pytest.mark.parametrize("paper", PAPERS)
-def test_board_sheet_counts(settings, paper):
-    company = board_tiling(settings, settings.boards["company"], paper_size(paper))
-    alien = board_tiling(settings, settings.boards["alien"], paper_size(paper))
-    assert (company.rows, company.cols, company.landscape) == (2, 2, True)
+def test_board_sheet_counts(ctx, paper):
+    """2 x 3 landscape sheets for a company board (the seams down its middle corridor
+    and across under and over its rows of ports), 1 x 2 for the alien board."""
+    company = printed_tiling(ctx, "company", paper_size(paper))
+    alien = printed_tiling(ctx, "alien", paper_size(paper))
+    assert (company.rows, company.cols, company.landscape) == (3, 2, True)
     assert (alien.rows, alien.cols) == (1, 2)
 
 
@@ -347,10 +357,10 @@ def test_pages_bookmarks_and_metadata(rendered, paper):
     assert out["kind"] == "boards"
     assert out["print_on"] == "cardstock or heavy paper"
     assert out["counts"] == {"company": 6, "alien": 1}   # boards per pack.yaml entry
-    assert len(reader.pages) == out["pages"] == 6 * 4 + 2
+    assert len(reader.pages) == out["pages"] == 6 * 6 + 2
     titles = [o.title for o in reader.outline]
     assert len(titles) == 7
-    assert titles[0] == "Atlas Dynamics - company gameboard (4 sheets)"
+    assert titles[0] == "Atlas Dynamics - company gameboard (6 sheets)"
     assert titles[-1] == "Alien gameboard (2 sheets)"
     meta = reader.metadata
     assert meta.title.endswith("- boards") and paper.upper() in meta.subject
@@ -386,7 +396,7 @@ def test_every_board_label_is_text(rendered, database):
         assert words in text, words
     attack = database.rules.threat_attack
     assert "50 25 25 0" in text and attack.tactic_not_immune == 50
-    assert "sheet 2 of 4 - glue to the right of sheet 1" in text
+    assert "sheet 2 of 6 - glue to the right of sheet 1" in text
 
 
 def test_a_changed_trait_track_changes_the_printed_board(tmp_path):
