@@ -140,7 +140,7 @@ def _store(args: argparse.Namespace):
     if args.no_cache:
         use(False)
         return None
-    if os.environ.get(ENV_BUILDS) == "off":
+    if os.environ.get(ENV_BUILDS) in ("off", "jobs"):   # jobs: the per-job entries only
         return None
     return DiskCache()
 

@@ -158,6 +158,9 @@ EDITS = [
     ("cards/traits.yaml", 'label: "3 cards"', 'label: "three cards"'),
     ("cards/agendas.yaml", "name: Conduct Research", "name: Do Research"),
     ("templates/layouts/event.yaml", "size: 14pt", "size: 13pt"),
+    ("templates/booklet/turn.j2", "Each turn is one year of work.", "Each turn is a year."),
+    ("templates/art/threat-spy.svg", 'cx="34" cy="58" r="11"', 'cx="34" cy="58" r="10"'),
+    ("fonts/fonts.yaml", "regular: routed-gothic-wide.ttf", "regular: routed-gothic.ttf"),
 ]
 
 
@@ -198,6 +201,37 @@ def test_the_persistent_cache_gives_what_fresh_builds_give(pack_copy, tmp_path, 
     edit(pack_copy / path, new, old)                       # undone: the first state again
     assert built("undone") == fresh_builds[0]
     assert len([p for p in (store.folder / "builds").rglob("*") if p.is_file()]) == 2
+
+
+def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds):
+    """The build cache's entries kept on disk (diskcache.EntryStore), read back by a cold
+    build (a cache with nothing in memory, as a new process has) after edits to every
+    kind of input: byte for byte a fresh build, reusing what the edit did not touch."""
+    from eti_print.diskcache import EntryStore
+    from eti_print.pipeline import build, validate
+    store = EntryStore(tmp_path / "cache")
+
+    def built(name: str) -> tuple[dict[str, str], BuildCache]:
+        cache = BuildCache(workers=1, disk=store)
+        out = tmp_path / name
+        build(str(pack_copy), out, PrintOptions(), cache=cache)
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in out.iterdir()
+                if p.suffix == ".pdf"}, cache
+
+    built("first")
+    reused = set()
+    for n, ((path, old, new), fresh) in enumerate(zip(EDITS, fresh_builds, strict=True)):
+        edit(pack_copy / path, old, new)
+        found, cache = built(f"edit{n}")
+        assert found == fresh, f"stale after editing {path}"
+        assert cache.stats.outputs_rendered, path               # the edit is drawn afresh
+        reused.update(cache.stats.outputs_reused)
+        # validate reads the summaries back: the same report as without the cache
+        assert validate(str(pack_copy), cache=BuildCache(workers=1, disk=store)) == \
+            validate(str(pack_copy), cache=None), path
+    assert {"eti-boards.pdf", "eti-cards.pdf", "eti-tokens.pdf"} <= reused
+    again, cache = built("again")                                # nothing changed: all read
+    assert again == fresh_builds[-1] and cache.stats.outputs_rendered == []
 
 
 @pytest.mark.parametrize("workers", [1, 2])
