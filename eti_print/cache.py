@@ -173,9 +173,12 @@ class BuildCache:
         # (nothing a renderer makes depends on where the pack is).
         # The layouts, the art and the template files are dependencies of what reads them
         # (``tracking``); everything else is in every entry's global key.
-        self._global = global_hash(root, tuple(
+        # The budgets too: a process may change them (a pages cap that must stop a build).
+        from .limits import BUDGETS, VALUES
+        self._global = fingerprint((global_hash(root, tuple(
             folder for folder in (getattr(ctx.layouts, "folder", None),
-                                  getattr(ctx.art, "art_dir", None)) if folder))
+                                  getattr(ctx.art, "art_dir", None)) if folder)),
+            BUDGETS, VALUES))
         if self._parallel():
             stale = [r for r in renderers
                      if self._find(self._outputs, _name(r), self._output_key(ctx)) is None]

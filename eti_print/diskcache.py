@@ -369,9 +369,7 @@ class EntryStore:
 
 def entries_on(store: Any) -> bool:
     """Whether a command keeps the build cache's entries on disk: with the persistent
-    cache (a ``store``), or ``ETI_PRINT_BUILD_CACHE=jobs`` (entries only, never a whole
-    command's result: the tests); never with ``--no-cache`` or ``off``."""
-    mode = os.environ.get(ENV_BUILDS, "")
-    if not _enabled or mode == "off":
-        return False
-    return store is not None or mode == "jobs"
+    cache (a ``store``: the command line gives one unless ``--no-cache`` or
+    ``ETI_PRINT_BUILD_CACHE=off``), or with ``ETI_PRINT_BUILD_CACHE=jobs`` (entries
+    only, never a whole command's result: the tests)."""
+    return _enabled and (store is not None or os.environ.get(ENV_BUILDS) == "jobs")

@@ -81,6 +81,7 @@ def _cli_build(out: Path, cwd: Path, env: dict[str, str]) -> bytes:
     return b"".join((out / name).read_bytes() for name in sorted(os.listdir(out)))
 
 
+@pytest.mark.cold
 def test_builds_are_reproducible_across_cwd_hash_seed_and_time_zone(tmp_path: Path,
                                                                    session_build):
     """A CLI build in a new process, another folder, hash seed and time zone writes the

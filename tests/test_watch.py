@@ -19,6 +19,9 @@ from eti_print.watch import _filter, rebuild, watch
 
 from conftest import copy_pack, edit, line_of
 
+#: Every test here is of the build cache, or compares with a build made afresh.
+pytestmark = pytest.mark.cold
+
 WAIT = 120   # seconds; a cold first build on a busy CI machine is slow
 
 
