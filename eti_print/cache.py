@@ -12,11 +12,13 @@ keeps, between builds of one pack in one process:
   changed is resolved again and the cards PDF re-imposed from all decks.
 
 Keys are content hashes, never timestamps.  Each entry has a *global* key
-(the bytes of ``pack.yaml``, the schemas, every template, layout, art and font
-file, the print options; a deck: its settings instead of the options) and
-*dependencies* discovered while it was computed: the data a renderer really
-read.  While a renderer runs it sees a context whose ``dataset.docs`` and
-``model`` (the game's model) record every access:
+(the bytes of ``pack.yaml``, the schemas, the fonts, the files under
+``templates/`` that no tracked route reaches, the budgets, the print options;
+a deck: its settings instead of the options) and *dependencies* discovered
+while it was computed: what a renderer really read (``tracking.py``: the
+layout, template and art files through their libraries, and the data).
+While a renderer runs it sees a context whose ``dataset.docs`` and ``model``
+(the game's model) record every access:
 
 * ``dataset.docs[name]`` (and ``items``/``by_id``/``located``, which go
   through it) depends on that data file's parsed value;
@@ -45,7 +47,9 @@ pack reuses what the original rendered.  ``keep`` entries are kept per job
 and deck: one for ``watch``; ``pipeline.SHARED``, the cache every ``build``
 and ``validate`` of a process goes through, keeps a few, so that a process
 building several packs in turn (tests, scripts) renders each only once.
-Nothing is cached on disk; a new process starts cold.
+With ``disk`` (a ``diskcache.EntryStore``) the outputs, decks and validate
+summaries are kept on disk too and found again by a later process (plans,
+which may hold closures, stay in memory).
 """
 
 from __future__ import annotations
