@@ -301,6 +301,40 @@ def test_database_reads_are_recorded_per_attribute():
         cache.end()
 
 
+def test_each_job_depends_on_the_layouts_templates_and_art_it_read(warm):
+    """A job's entry lists the layout, template and art files it used, not every file
+    under templates/: the booklet does not depend on the card layouts, the cards not on
+    the booklet's templates."""
+    pack, out, cache = warm
+    deps = {name: entries[0].deps for name, entries in cache._outputs.items()}
+    decks, documents = deps["eti_print.jobs.decks"], deps["eti_print.jobs.documents"]
+    assert ("file", "templates/layouts/event.yaml") in decks
+    assert ("art", "templates/art", "threat-spy") in decks
+    assert not any(k[0] == "file" and k[1].endswith(".j2") for k in decks)
+    assert ("file", "templates/booklet/turn.j2") in documents
+    assert ("file", "templates/layouts/event.yaml") not in documents
+    assert ("file", "templates/layouts/event.yaml") not in deps["eti_print.jobs.pieces"]
+
+
+def test_entries_on_disk_are_checked_and_bounded(tmp_path):
+    """diskcache.EntryStore: the newest fresh candidate wins, a torn value is a miss,
+    and the folder's bound counts its files."""
+    from eti_print.diskcache import CANDIDATES, DiskCache, EntryStore
+    store = EntryStore(tmp_path / "c")
+    for n in range(CANDIDATES + 2):
+        store.put("outputs", "job", "k", {("doc", "a"): str(n)}, f"value {n}")
+    assert store.get("outputs", "job", "k", lambda d: d[("doc", "a")] == "9") == \
+        ({("doc", "a"): "9"}, "value 9")
+    assert store.get("outputs", "job", "k", lambda d: d[("doc", "a")] == "0") is None  # gone
+    assert store.get("outputs", "job", "other key", lambda d: True) is None
+    values = [p for p in (tmp_path / "c" / "entries").rglob("*") if p.is_file()]
+    for path in values:
+        path.write_bytes(path.read_bytes()[:10])                 # every file torn
+    assert store.get("outputs", "job", "k", lambda d: True) is None
+    DiskCache(tmp_path / "c", max_bytes=0).prune()
+    assert not [p for p in (tmp_path / "c" / "entries").rglob("*") if p.is_file()]
+
+
 def test_fingerprint_sees_every_field_and_order():
     assert fingerprint({"a": 1, "b": 2}) != fingerprint({"b": 2, "a": 1})
     assert fingerprint([1, "1"]) != fingerprint([1, 1])
