@@ -12,11 +12,13 @@ keeps, between builds of one pack in one process:
   changed is resolved again and the cards PDF re-imposed from all decks.
 
 Keys are content hashes, never timestamps.  Each entry has a *global* key
-(the bytes of ``pack.yaml``, the schemas, every template, layout, art and font
-file, the print options; a deck: its settings instead of the options) and
-*dependencies* discovered while it was computed: the data a renderer really
-read.  While a renderer runs it sees a context whose ``dataset.docs`` and
-``model`` (the game's model) record every access:
+(the bytes of ``pack.yaml``, the schemas, the fonts, the files under
+``templates/`` that no tracked route reaches, the budgets, the print options;
+a deck: its settings instead of the options) and *dependencies* discovered
+while it was computed: what a renderer really read (``tracking.py``: the
+layout, template and art files through their libraries, and the data).
+While a renderer runs it sees a context whose ``dataset.docs`` and ``model``
+(the game's model) record every access:
 
 * ``dataset.docs[name]`` (and ``items``/``by_id``/``located``, which go
   through it) depends on that data file's parsed value;
@@ -45,7 +47,9 @@ pack reuses what the original rendered.  ``keep`` entries are kept per job
 and deck: one for ``watch``; ``pipeline.SHARED``, the cache every ``build``
 and ``validate`` of a process goes through, keeps a few, so that a process
 building several packs in turn (tests, scripts) renders each only once.
-Nothing is cached on disk; a new process starts cold.
+With ``disk`` (a ``diskcache.EntryStore``) the outputs, decks and validate
+summaries are kept on disk too and found again by a later process (plans,
+which may hold closures, stay in memory).
 """
 
 from __future__ import annotations
@@ -62,165 +66,24 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from . import tracking
 from .errors import InputError
 from .files import digest
+from .tracking import (  # noqa: F401 - the recording routes, re-exported for callers
+    DIGEST_CAP,
+    TrackedDocs,
+    _database_class,
+    _feed,
+    _Recorder,
+    files_hash,
+    fingerprint,
+    global_hash,
+    listing,
+)
 
 #: Folders of a pack whose files are resources (any change: new resources,
 #: and every entry's global key changes).
 RESOURCE_FOLDERS = ("templates", "fonts")
-
-
-def fingerprint(value: Any) -> str:
-    """A content hash of a parsed value (dicts in order, dataclasses by every field)."""
-    h = hashlib.sha256()
-    _feed(value, h.update, 0)
-    return h.hexdigest()
-
-
-def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
-    if depth > 200:
-        raise RecursionError("value too deep to fingerprint")
-    if value is None or isinstance(value, (bool, int, float, str, bytes)):
-        put(repr(value).encode("utf-8", "surrogatepass"))
-    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
-        put(b"D" + type(value).__qualname__.encode() + b"(")
-        for f in dataclasses.fields(value):
-            put(f.name.encode() + b"=")
-            _feed(getattr(value, f.name), put, depth + 1)
-            put(b",")
-        put(b")")
-    elif isinstance(value, Mapping):
-        put(b"{")
-        for k, v in value.items():
-            _feed(k, put, depth + 1)
-            put(b":")
-            _feed(v, put, depth + 1)
-            put(b",")
-        put(b"}")
-    elif isinstance(value, (list, tuple)):
-        put(b"[" if isinstance(value, list) else b"(")
-        for v in value:
-            _feed(v, put, depth + 1)
-            put(b",")
-        put(b"]")
-    elif isinstance(value, (set, frozenset)):
-        put(b"S" + repr(sorted(repr(v) for v in value)).encode())
-    else:
-        # Unknown types hash by repr; a repr with an address never matches,
-        # which costs a re-render, never a stale output.
-        put(b"?" + type(value).__qualname__.encode() + repr(value).encode())
-
-
-#: Largest file hashed whole for a cache key; a larger one counts by size and time.
-DIGEST_CAP = 64 * 1024 * 1024
-
-
-def files_hash(root: Path, parts: tuple[str, ...]) -> str:
-    """SHA-256 over the names and contents of the files under ``parts`` of ``root``."""
-    h = hashlib.sha256()
-    for part in parts:
-        base = root / part
-        paths = [base] if base.is_file() else (
-            sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [])
-        for path in paths:
-            h.update(path.relative_to(root).as_posix().encode() + b"\0")
-            h.update(digest(path, DIGEST_CAP))   # never more than a cap; no FIFO opened
-    return h.hexdigest()
-
-
-# ---------------------------------------------------------------------------
-# Recording what a renderer reads
-
-
-class _Recorder:
-    """Records dependencies into every open entry (a deck inside an output)."""
-
-    def __init__(self, values: Callable[[tuple], str]):
-        self.values = values
-        self.stack: list[dict[tuple, str]] = []
-
-    def read(self, key: tuple) -> None:
-        if not self.stack:
-            return
-        if key in self.stack[-1]:
-            return
-        value = self.values(key)
-        for deps in self.stack:
-            deps.setdefault(key, value)
-
-    def replay(self, deps: Mapping[tuple, str]) -> None:
-        """A reused entry's dependencies count as read by the entries around it."""
-        for outer in self.stack:
-            for key, value in deps.items():
-                outer.setdefault(key, value)
-
-
-class TrackedDocs(dict):
-    """``Dataset.docs`` that records which data files are read."""
-
-    def __init__(self, docs: Mapping[str, Any], recorder: _Recorder):
-        super().__init__(docs)
-        self._recorder = recorder
-
-    def _all(self) -> None:
-        for name in dict.keys(self):
-            self._recorder.read(("doc", name))
-
-    def __getitem__(self, name: str) -> Any:
-        value = dict.__getitem__(self, name)
-        self._recorder.read(("doc", name))
-        return value
-
-    def get(self, name: str, default: Any = None) -> Any:
-        if dict.__contains__(self, name):
-            return self[name]
-        return default
-
-    # Names come from pack.yaml (part of every global key); values are reads.
-    def __iter__(self):
-        return iter(list(dict.keys(self)))
-
-    def values(self):  # type: ignore[override]
-        self._all()
-        return dict.values(self)
-
-    def items(self):  # type: ignore[override]
-        self._all()
-        return dict.items(self)
-
-    def copy(self) -> dict:  # type: ignore[override]
-        self._all()
-        return dict(dict.items(self))
-
-    def __reduce_ex__(self, protocol: int):  # copy.copy / deepcopy / pickle
-        self._all()
-        return (dict, (dict(dict.items(self)),))
-
-    def __or__(self, other):  # type: ignore[override]
-        self._all()
-        return dict(dict.items(self)) | other
-
-    def setdefault(self, *args):  # type: ignore[override]
-        raise TypeError("the dataset is read-only while rendering")
-
-    def pop(self, *args):  # type: ignore[override]
-        raise TypeError("the dataset is read-only while rendering")
-
-
-def _database_class(cls: type) -> type:
-    """A subclass of the database class whose attribute reads are recorded."""
-    names = {f.name for f in dataclasses.fields(cls)}
-
-    def __getattribute__(self: Any, name: str) -> Any:
-        value = object.__getattribute__(self, name)
-        if name in names and name != "dataset":
-            recorder = object.__getattribute__(self, "__dict__").get("_eti_recorder")
-            if recorder is not None:
-                recorder.read(("db", name))
-        return value
-
-    return type(f"Tracked{cls.__name__}", (cls,), {"__getattribute__": __getattribute__,
-                                                   "__module__": cls.__module__})
 
 
 def _name(renderer: Callable) -> str:
@@ -252,7 +115,7 @@ class CacheStats:
 class BuildCache:
     """Everything one process keeps between builds of one pack (see the module doc)."""
 
-    def __init__(self, workers: int | None = None, keep: int = 1) -> None:
+    def __init__(self, workers: int | None = None, keep: int = 1, disk: Any = None) -> None:
         #: Processes rendering at once (1: everything in this process).  By
         #: default two on a multi-core machine, but only while a core is idle
         #: (forked workers on a busy machine only add overhead).
@@ -268,6 +131,13 @@ class BuildCache:
         self._outputs: dict[str, list[_Entry]] = {}
         self._decks: dict[str, list[_Entry]] = {}
         self._plans: dict[str, list[_Entry]] = {}
+        self._summaries: dict[str, list[_Entry]] = {}
+        #: Entries kept on disk too (``diskcache.EntryStore``): outputs, decks and
+        #: summaries, found again by a later process; None: in this process only.
+        self.disk = disk
+        self._kinds = {id(self._outputs): "outputs", id(self._decks): "deck",
+                       id(self._summaries): "summary"}
+        self._art: dict[str, dict[str, list[str]]] = {}
         self._drawn: dict[str, tuple[tuple, Any]] = {}
         self._classes: dict[type, type] = {}
         self._ctx: Any = None
@@ -299,12 +169,20 @@ class BuildCache:
         """Start a build of ``ctx`` (called by ``pipeline.render`` with its jobs)."""
         self._ctx = ctx
         self._values = {}
+        self._art = {}
         self.stats = CacheStats(resources_reused=self._resources_hit)
         self._resources_hit = False
         root = ctx.pack.root
         # Content, not the folder: a copy of a pack reuses what the original rendered
         # (nothing a renderer makes depends on where the pack is).
-        self._global = files_hash(root, ("pack.yaml", "cards/schemas") + RESOURCE_FOLDERS)
+        # The layouts, the art and the template files are dependencies of what reads them
+        # (``tracking``); everything else is in every entry's global key.
+        # The budgets too: a process may change them (a pages cap that must stop a build).
+        from .limits import BUDGETS, VALUES
+        self._global = fingerprint((global_hash(root, tuple(
+            folder for folder in (getattr(ctx.layouts, "folder", None),
+                                  getattr(ctx.art, "art_dir", None)) if folder)),
+            BUDGETS, VALUES))
         if self._parallel():
             stale = [r for r in renderers
                      if self._find(self._outputs, _name(r), self._output_key(ctx)) is None]
@@ -351,6 +229,7 @@ class BuildCache:
                 os.close(read)
                 deps: dict[tuple, str] = {}
                 self._recorder.stack = [deps]
+                tracking.ACTIVE = self._recorder
                 try:
                     payload: tuple = ("ok", renderer(self.tracked(ctx), None), deps)
                 except InputError as exc:
@@ -385,14 +264,34 @@ class BuildCache:
     def _value(self, key: tuple) -> str:
         value = self._values.get(key)
         if value is None:
-            kind, name = key
+            kind, name = key[0], key[1]
             ctx = self._ctx
+            root = Path(ctx.pack.root).resolve()
             if kind == "doc":
                 target = ctx.dataset.docs[name].data if name in ctx.dataset.docs else None
+                value = fingerprint(target)
+            elif kind == "db":
+                value = fingerprint(getattr(ctx.model, name, None))
+            elif kind == "file":
+                value = digest(root / name, DIGEST_CAP).hex()
+            elif kind == "dir":
+                value = listing(root / name)
+            elif kind == "art":
+                names = self._art_files(name).get(key[2], [])
+                value = fingerprint([(n, digest(root / name / n, DIGEST_CAP)) for n in names])
             else:
-                target = getattr(ctx.model, name, None)
-            value = self._values[key] = fingerprint(target)
+                raise KeyError(key)
+            self._values[key] = value
         return value
+
+    def _art_files(self, art_dir: str) -> dict[str, list[str]]:
+        """The art ids of ``art_dir`` and their file names, listed once a build."""
+        found = self._art.get(art_dir)
+        if found is None:
+            art = self._ctx.art
+            found = self._art[art_dir] = art._files() if getattr(art, "art_dir", None) \
+                == art_dir else {}
+        return found
 
     def _fresh(self, entry: _Entry | None, key: str) -> bool:
         if entry is None or entry.key != key:
@@ -426,25 +325,43 @@ class BuildCache:
             if self._fresh(entry, key):
                 entries.insert(0, entries.pop(n))
                 return entry
-        return None
+        kind = self._kinds.get(id(store))
+        if self.disk is None or kind is None:
+            return None
+        found = self.disk.get(kind, name, key, lambda deps: self._fresh(_Entry(key, deps, None),
+                                                                       key))
+        if found is None:
+            return None
+        entry = _Entry(key, found[0], found[1])
+        self._store(store, name, entry, persist=False)
+        return entry
 
-    def _store(self, store: dict[str, list[_Entry]], name: str, entry: _Entry) -> None:
+    def _store(self, store: dict[str, list[_Entry]], name: str, entry: _Entry,
+               persist: bool = True) -> None:
         store[name] = [entry] + store.get(name, [])[:self.keep - 1]
+        kind = self._kinds.get(id(store))
+        if persist and self.disk is not None and kind is not None:
+            self.disk.put(kind, name, entry.key, entry.deps, entry.value)
 
     def _run(self, store: dict[str, list[_Entry]], name: str, key: str,
-             compute: Callable[[], Any]) -> tuple[Any, bool]:
+             compute: Callable[[], Any],
+             failed: Callable[[], bool] | None = None) -> tuple[Any, bool]:
+        """``compute()`` unless a fresh entry is kept; kept after, unless ``failed()``."""
         entry = self._find(store, name, key)
         if entry is not None:
             self._recorder.replay(entry.deps)
             return entry.value, True
         deps: dict[tuple, str] = {}
         self._recorder.stack.append(deps)
+        active, tracking.ACTIVE = tracking.ACTIVE, self._recorder
         try:
             value = compute()
         finally:
             self._recorder.stack.pop()
+            tracking.ACTIVE = active
         self._recorder.replay(deps)
-        self._store(store, name, _Entry(key, deps, value))
+        if failed is None or not failed():
+            self._store(store, name, _Entry(key, deps, value))
         return value, False
 
     # -- outputs -------------------------------------------------------------
@@ -489,6 +406,14 @@ class BuildCache:
                              lambda: job.resolve(self.tracked(ctx)))
         return value
 
+    def summary(self, job: Any, ctx: Any, summarize: Callable[[Any, Any], Any]) -> Any:
+        """``summarize(job, plan)`` (what ``validate`` reports of a job), or an earlier
+        one's if nothing the plan read changed: kept on disk, so a validate of an
+        edited pack resolves only the jobs the edit touched."""
+        value, _ = self._run(self._summaries, _name(job), self._output_key(ctx),
+                             lambda: summarize(job, self.plan(job, ctx)))
+        return value
+
     # -- drawn files -----------------------------------------------------------
     def drawn(self, name: str, key: Any, inputs: tuple, draw: Callable[[], Any]) -> Any:
         """``draw()`` (one PDF of a job), or the last build's if ``key`` is equal and every
@@ -519,9 +444,6 @@ class BuildCache:
         """
         name = str(deck.get("id"))
         key = fingerprint((self._global, settings, dict(deck)))
-        before = list(self._decks.get(name, []))
-        value, reused = self._run(self._decks, name, key, resolve)
-        if not reused and failed():
-            self._decks[name] = before
+        value, reused = self._run(self._decks, name, key, resolve, failed)
         (self.stats.decks_reused if reused else self.stats.decks_resolved).append(name)
         return value

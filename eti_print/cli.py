@@ -73,7 +73,8 @@ def _offset(value: str) -> tuple[float, float]:
 
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .pipeline import validate
-    # one run of the command line is one build: nothing to reuse, so no cache to keep
+    # no in-process cache to keep: with the persistent cache on, the pipeline makes one
+    # whose job and deck entries are kept on disk (pipeline.with_entries)
     summary = validate(args.pack, verbose=args.verbose, cache=None, store=_store(args))
     if args.simulate:
         from .games import simulate_pack
@@ -141,7 +142,7 @@ def _store(args: argparse.Namespace):
     if args.no_cache:
         use(False)
         return None
-    if os.environ.get(ENV_BUILDS) == "off":
+    if os.environ.get(ENV_BUILDS) in ("off", "jobs"):   # jobs: the per-job entries only
         return None
     return DiskCache()
 

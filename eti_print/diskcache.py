@@ -278,7 +278,8 @@ class DiskCache:
     def prune(self) -> None:
         """Delete the least recently used entries until the folder fits its bound."""
         found = []
-        for folder, _, files in os.walk(self.folder / "builds"):
+        for folder, _, files in (step for part in ("builds", "entries")
+                                 for step in os.walk(self.folder / part)):
             for name in files:
                 path = os.path.join(folder, name)
                 try:
@@ -300,3 +301,75 @@ class DiskCache:
         """Delete every entry."""
         import shutil
         shutil.rmtree(self.folder / "builds", ignore_errors=True)
+        shutil.rmtree(self.folder / "entries", ignore_errors=True)
+
+
+#: Dependency sets kept per (kind, name, key) of ``EntryStore``: the edits most
+#: recently built (a test run's mutated copies, a designer's undo) each find theirs.
+CANDIDATES = 8
+
+
+class EntryStore:
+    """The build cache's entries on disk (``cache.BuildCache.disk``): what one job
+    drew (its outputs), one deck resolved (its faces) and one job's validate summary,
+    each with the dependencies it was computed from, so that a cold build of an
+    edited pack reuses every job and deck the edit did not touch.
+
+    Under ``entries/`` of the cache folder, an *index* per (kind, name, key, code
+    version) lists the dependency sets stored for it (newest first, at most
+    ``CANDIDATES``), each naming a *value* file.  Both are written like every entry
+    here (temporary file renamed into place, checksum), and pruned with them
+    (``MAX_BYTES``, least recently used first).  Two processes writing one index at
+    once may drop a candidate: a miss later, never a wrong value.
+    """
+
+    def __init__(self, folder: Path | None = None, max_bytes: int = MAX_BYTES) -> None:
+        self.folder = Path(folder) if folder is not None else cache_dir()
+        self.max_bytes = max_bytes
+        self._puts = 0
+
+    def _path(self, ident: str) -> Path:
+        return self.folder / "entries" / ident[:2] / ident
+
+    @staticmethod
+    def _ident(*parts: Any) -> str:
+        return hashlib.sha256(repr((code_hash(),) + parts).encode()).hexdigest()
+
+    def get(self, kind: str, name: str, key: str, fresh: Any) -> tuple[dict, Any] | None:
+        """The newest stored (deps, value) whose ``fresh(deps)`` holds, or None."""
+        index = read_blob(self._path(self._ident(kind, name, key)))
+        if not isinstance(index, list):
+            return None
+        for deps, ident in index:
+            if fresh(deps):
+                path = self._path(ident)
+                found = read_blob(path)
+                if found is None:
+                    continue
+                try:
+                    os.utime(path)   # recently used: pruned last
+                except OSError:
+                    pass
+                return deps, found
+        return None
+
+    def put(self, kind: str, name: str, key: str, deps: dict, value: Any) -> None:
+        """Keep ``value`` computed from ``deps`` (never a failure: callers keep none)."""
+        where = self._path(self._ident(kind, name, key))
+        ident = self._ident(kind, name, key, sorted(deps.items()))
+        if not write_blob(self._path(ident), value):
+            return
+        found = read_blob(where)
+        index = [(d, i) for d, i in found if i != ident] if isinstance(found, list) else []
+        write_blob(where, [(deps, ident)] + index[:CANDIDATES - 1])
+        self._puts += 1
+        if self._puts % 64 == 1:
+            DiskCache(self.folder, self.max_bytes).prune()
+
+
+def entries_on(store: Any) -> bool:
+    """Whether a command keeps the build cache's entries on disk: with the persistent
+    cache (a ``store``: the command line gives one unless ``--no-cache`` or
+    ``ETI_PRINT_BUILD_CACHE=off``), or with ``ETI_PRINT_BUILD_CACHE=jobs`` (entries
+    only, never a whole command's result: the tests)."""
+    return _enabled and (store is not None or os.environ.get(ENV_BUILDS) == "jobs")

@@ -20,7 +20,7 @@ from typing import Any
 
 import yaml
 
-from . import limits
+from . import limits, tracking
 from .errors import InputError, Problem
 from .files import exists
 from .pack import Pack, confine
@@ -185,9 +185,11 @@ class LayoutLibrary:
     pack: Pack
     folder: str = "templates/layouts"   # pack-relative folder of the layout files
     _cache: dict[str, Layout] = field(default_factory=dict)
+    _files: dict[str, tuple[str, ...]] = field(default_factory=dict)   # name -> its chain
 
     def names(self) -> list[str]:
         """The layouts of the pack: the names of ``templates/layouts/*.yaml``."""
+        tracking.read(("dir", self.folder))
         try:
             return sorted(p.stem for p in (self.pack.root / self.folder).glob("*.yaml"))
         except OSError:
@@ -197,6 +199,7 @@ class LayoutLibrary:
             field_name: str | None = None) -> Layout:
         if name not in self._cache:
             self._cache[name] = self._load(name, (), where, line, field_name)
+        tracking.read_files(self._files.get(name, ()))   # the build cache: what a job read
         return self._cache[name]
 
     def _load(self, name: str, chain: tuple[str, ...], where: str | None, line: int | None,
@@ -217,6 +220,8 @@ class LayoutLibrary:
         path = confine(self.pack.root, f"{self.folder}/{name}.yaml", where=where,
                        line=line, field=field_name)
         shown = self.pack.display(path)
+        own = f"{self.folder}/{name}.yaml"
+        self._files[name] = (own,)
         doc = load(path, shown)
         problems: list[Problem] = []
         if not isinstance(doc.data, dict):
@@ -236,6 +241,7 @@ class LayoutLibrary:
             else:
                 for box in self._load(parent, chain + (name,), shown, pline, "extends").boxes:
                     boxes[box.name] = box
+                self._files[name] = (own,) + self._files.get(parent, ())
         raw = doc.data.get("boxes")
         if not isinstance(raw, dict):
             problems.append(doc.problem(("boxes",), "must map box names to boxes"))

@@ -229,14 +229,16 @@ def render(ctx: Context, progress: Progress = None) -> list[Output]:
     cache.begin(ctx, found)
     try:
         # resolve every job that must run before drawing any: a failure draws nothing
-        for job in found:
-            if cache.stale(job, ctx):
-                try:
-                    cache.plan(job, ctx)
-                except InputError as exc:
-                    problems.extend(exc.problems)
+        stale = [job for job in found if cache.stale(job, ctx)]
+        for job in stale:
+            try:
+                cache.plan(job, ctx)
+            except InputError as exc:
+                problems.extend(exc.problems)
         if problems:
             raise InputError(combine(problems))
+        for job in stale:         # what validate reports of each job resolved here
+            cache.summary(job, ctx, summarize)
         start(progress, len(found), "jobs")
         for job in found:
             try:
@@ -249,6 +251,37 @@ def render(ctx: Context, progress: Progress = None) -> list[Output]:
     if problems:
         raise InputError(combine(problems))
     return _named(outputs)
+
+
+def summarize(job: Job, plan: Any) -> Any:
+    """What ``validate`` reports of a job's plan: each deck's card count, else the
+    number of things it makes (kept by the build cache in place of the plan)."""
+    if job.key == "decks":
+        return {d.id: len(d.cards) for group in plan for d in group.decks}
+    return len(plan)
+
+
+def summaries(ctx: Context) -> list[tuple[Job, Any]]:
+    """resolve, for validate: every job's ``summarize``d plan; every problem of every
+    output together.  Through ``ctx.cache`` a job whose plan would read nothing that
+    changed is not resolved again."""
+    cache = ctx.cache
+    if cache is None:
+        return [(job, summarize(job, plan)) for job, plan in resolve(ctx)]
+    found: list[tuple[Job, Any]] = []
+    problems: list[Problem] = []
+    cache.begin(ctx)
+    try:
+        for job in jobs(ctx):
+            try:
+                found.append((job, cache.summary(job, ctx, summarize)))
+            except InputError as exc:
+                problems.extend(exc.problems)
+    finally:
+        cache.end()
+    if problems:
+        raise InputError(combine(problems))
+    return found
 
 
 def _named(outputs: list[Output]) -> list[Output]:
@@ -325,6 +358,21 @@ def batch_gc() -> Iterator[None]:
         gc.unfreeze()
 
 
+def with_entries(cache: BuildCache | None, store: DiskCache | None) -> BuildCache | None:
+    """The build cache a command goes through: with the persistent cache on
+    (``diskcache.entries_on``), one whose job and deck entries are kept on disk too
+    (``SHARED``, or a cache of its own for a command-line run); else ``cache``, with
+    ``SHARED`` in memory only.  A cache a caller made is left as it is."""
+    on = diskcache.entries_on(store)
+    if cache is None and on:
+        cache = BuildCache(workers=1)
+    elif cache is not SHARED:
+        return cache
+    cache.disk = diskcache.EntryStore(store.folder if store is not None else None) \
+        if on else None
+    return cache
+
+
 def _key(pack_arg: str | None, *parts: Any) -> str:
     root = Pack.open(pack_arg).root
     return diskcache.key(root, str(root), *parts)
@@ -353,6 +401,7 @@ def validate(pack_arg: str | None, cache: BuildCache | None = SHARED,
     found, key = _stored(store, pack_arg, "validate", verbose)
     if isinstance(found, str):
         return found
+    cache = with_entries(cache, store)
     with batch_gc():
         summary = _validate(pack_arg, cache, verbose)
     _keep(store, key, pack_arg, summary, "validate", verbose)
@@ -364,14 +413,14 @@ def _validate(pack_arg: str | None, cache: BuildCache | None, verbose: bool) -> 
     # the pack's print: defaults too, so that validate fails exactly when build would
     ctx = load_checked(pack_arg, PrintRequest(), cache)
     gc.freeze()                    # the loaded pack lives to the end (batch_gc unfreezes)
-    plans = resolve(ctx)
+    plans = summaries(ctx)
     ds, game = ctx.dataset, ctx.game
-    resolved = {d.id: len(d.cards) for job, plan in plans if job.key == "decks"
-                for group in plan for d in group.decks}
+    resolved = {deck: n for job, counts in plans if job.key == "decks"
+                for deck, n in counts.items()}
     counts = [f"{resolved.get(deck['id'], 0)} {deck['id']}"
               for deck in ds.config.get("decks") or []]
     for key, what in (("boards", "board"), ("documents", "document")):
-        n = sum(len(plan) for job, plan in plans if job.key == key)
+        n = sum(plan for job, plan in plans if job.key == key)
         if n:
             counts.append(f"{n} {what}{'s' if n > 1 else ''}")
     note = unlisted_note(ds)
@@ -392,6 +441,7 @@ def build(pack_arg: str | None, out_dir: Path, options: PrintOptions | PrintRequ
     started = time.perf_counter()
     source_date_epoch()  # reportlab reads it too, and would crash on a bad value
     found, key = _stored(store, pack_arg, "build", options, verbose)
+    cache = with_entries(cache, store)
     if isinstance(found, dict):
         files, lines, note = found["files"], found["lines"], found["note"]
     else:

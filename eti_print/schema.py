@@ -10,6 +10,7 @@ file, line, column and field path.
 
 from __future__ import annotations
 
+import hashlib
 import math
 from dataclasses import dataclass
 from functools import cache
@@ -24,6 +25,7 @@ from cerberus.schema import DefinitionSchema
 from . import schema_rules, words
 from .errors import InputError, Problem
 from .suggest import did_you_mean
+from .tracking import fingerprint
 from .yamlload import Document, format_path, load
 
 #: eti-print's own schemas (pack.yaml, sheet and board settings), kept as data too.
@@ -65,6 +67,25 @@ class _Checked(DefinitionSchema):
 
     def validate(self, schema: Any = None) -> None:
         return None
+
+
+@cache
+def _valid() -> Any:
+    from .diskcache import Persistent
+    return Persistent("valid", 16384)
+
+
+_RULES_KEYS: dict[int, tuple[Any, str]] = {}
+
+
+def _rules_key(schema: Schema) -> str:
+    """A content hash of a schema's rules (once per schema object)."""
+    found = _RULES_KEYS.get(id(schema))
+    if found is None or found[0] is not schema:
+        if len(_RULES_KEYS) >= 256:
+            _RULES_KEYS.clear()
+        found = _RULES_KEYS[id(schema)] = (schema, fingerprint(schema.cerberus))
+    return found[1]
 
 
 def _validator(fields: dict[str, Any]) -> StrictValidator:
@@ -216,10 +237,16 @@ def validate(doc: Document, schema: Schema) -> list[Problem]:
     """Check a loaded data file against its schema; return located problems."""
     if not isinstance(doc.data, dict):
         return [doc.problem((), "the file must hold a mapping of keys to values")]
+    # a value this schema passed in any process (by content: the parsed value and the
+    # rules) passes again; only a pass is kept, so problems are always found afresh
+    key = hashlib.sha256(f"{fingerprint(doc.data)}\0{_rules_key(schema)}".encode()).hexdigest()
+    if _valid().get(key):
+        return []
     validator = schema.validator
     # no rule of ``RULES`` normalises (no defaults, coercion or renaming), so the
     # document is validated as it is, without cerberus' copy of it
     if validator.validate(doc.data, normalize=False):
+        _valid().keep(key, True)
         return []
     problems = []
     for error in _leaves(list(validator._errors)):

@@ -30,7 +30,7 @@ from jinja2.exceptions import (
 from jinja2.sandbox import ImmutableSandboxedEnvironment
 from markupsafe import Markup, escape
 
-from . import template_budget
+from . import template_budget, tracking
 from .errors import InputError, Problem
 from .files import NOT_REGULAR, read
 from .pack import confine
@@ -138,8 +138,10 @@ class PackLoader(BaseLoader):
                                    f"(byte {exc.start})") from None
         display = path.relative_to(self.root).as_posix()
         self.files.add(display)
+        tracking.read(("file", display))
 
-        def uptodate() -> bool:
+        def uptodate() -> bool:   # on every reuse of the compiled template: a read too
+            tracking.read(("file", display))
             try:
                 return path.stat().st_mtime_ns == mtime
             except OSError:

@@ -14,15 +14,46 @@ import pytest
 
 from eti_print.pack import Pack, default_pack_root
 
-#: The on-disk caches (compiled templates, checked schemas) of one test session: one
-#: folder every xdist worker shares, never the user's own cache folder, removed when the
-#: session ends.  The persistent build cache is off (``ETI_PRINT_BUILD_CACHE``), so every
-#: build a test makes, in process or on the command line, is made afresh: only the tests
-#: of that cache hand ``build`` a store of their own.
+#: The on-disk caches (compiled templates, checked schemas, the build cache's job and deck
+#: entries) of one test session: one folder every xdist worker shares, never the user's
+#: own cache folder, removed when the session ends.  ``ETI_PRINT_BUILD_CACHE=jobs``: every
+#: build and validate a test makes, in process or on the command line, loads and checks
+#: the pack afresh and finds every problem afresh (failures are never kept), but reuses
+#: the jobs and decks an earlier test drew from the same inputs (the soundness tests in
+#: test_watch.py and test_pipeline.py show that a reused job is byte for byte a fresh
+#: one); a whole command's result is never read back.  Tests of the cache itself, of
+#: cold behaviour (progress lines, reproducibility) or that patch the code a job runs
+#: are marked ``cold``: no build cache at all.
 _RUN = f"eti-print-tests-{os.getpid()}"    # xdist workers inherit the controller's folder
 os.environ.setdefault("ETI_PRINT_CACHE_DIR",
                       str(Path(tempfile.gettempdir()) / _RUN))
-os.environ["ETI_PRINT_BUILD_CACHE"] = "off"
+# (ETI_PRINT_TESTS_BUILD_CACHE=off runs the whole suite cold)
+os.environ["ETI_PRINT_BUILD_CACHE"] = os.environ.get("ETI_PRINT_TESTS_BUILD_CACHE", "jobs")
+
+
+def pytest_configure(config):
+    config.addinivalue_line("markers", "cold: run without the build cache "
+                            "(ETI_PRINT_BUILD_CACHE=off): every job drawn afresh")
+
+
+@pytest.fixture(autouse=True)
+def _cold(request, monkeypatch):
+    if request.node.get_closest_marker("cold"):
+        monkeypatch.setenv("ETI_PRINT_BUILD_CACHE", "off")
+
+
+@contextlib.contextmanager
+def cold():
+    """No build cache while this runs (a build that must share nothing with another)."""
+    before = os.environ.get("ETI_PRINT_BUILD_CACHE")
+    os.environ["ETI_PRINT_BUILD_CACHE"] = "off"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ["ETI_PRINT_BUILD_CACHE"]
+        else:
+            os.environ["ETI_PRINT_BUILD_CACHE"] = before
 
 
 def pytest_unconfigure(config):
@@ -232,11 +263,15 @@ class SessionBuilds:
             if copy == "process":
                 cwd = folder / "cwd"
                 cwd.mkdir()
-                cli_build(pack, mode, folder / "out", cwd)
+                with cold():
+                    cli_build(pack, mode, folder / "out", cwd)
                 return
             from eti_print.pipeline import SHARED, build
-            build(PACKS[pack], folder, build_options(pack, mode),
-                  cache=SHARED if copy == "built" else None)
+            if copy == "built":
+                build(PACKS[pack], folder, build_options(pack, mode), cache=SHARED)
+                return
+            with cold():
+                build(PACKS[pack], folder, build_options(pack, mode), cache=None)
         folder = self.shared(f"{copy}-{pack}-{mode}", make)
         return folder / "out" if copy == "process" else folder
 

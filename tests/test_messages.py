@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from eti_print.cli import main
 from eti_print.suggest import did_you_mean, nearest
 
@@ -290,6 +292,7 @@ def test_export_png_on_a_terminal_draws_a_bar_over_every_face(tmp_path: Path) ->
     assert shown.endswith("\r")                # the bar is taken off the terminal at the end
 
 
+@pytest.mark.cold
 def test_build_on_a_terminal_counts_its_jobs(tmp_path: Path) -> None:
     from eti_print.options import PrintOptions
     from eti_print.pipeline import build

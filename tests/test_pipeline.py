@@ -170,6 +170,7 @@ def _pdfs(folder):
     return {p.name: p.read_bytes() for p in folder.iterdir() if p.suffix == ".pdf"}
 
 
+@pytest.mark.cold
 def test_the_shared_cache_gives_what_a_fresh_build_gives_for_a_copy_edited(tmp_path,
                                                                             monkeypatch):
     from eti_print.cache import BuildCache
@@ -192,6 +193,7 @@ def test_the_shared_cache_gives_what_a_fresh_build_gives_for_a_copy_edited(tmp_p
         assert PdfReader(pdf).metadata["/CreationDate"].startswith("D:20090213"), pdf.name
 
 
+@pytest.mark.cold
 def test_the_shared_cache_never_hides_a_problem(tmp_path, capsys):
     from eti_print.cache import BuildCache
     cache = BuildCache(workers=1, keep=4)
@@ -217,6 +219,7 @@ def _entries(store) -> list:
         else []
 
 
+@pytest.mark.cold
 def test_an_unchanged_pack_is_read_back_from_the_persistent_cache(tmp_path, monkeypatch):
     """A second cold build of an unchanged pack neither loads nor draws anything, and
     writes the bytes a build without the cache writes; a changed file is a new build."""
@@ -245,6 +248,7 @@ def test_an_unchanged_pack_is_read_back_from_the_persistent_cache(tmp_path, monk
     assert _pdfs(tmp_path / "d") == _pdfs(tmp_path / "fresh") != _pdfs(tmp_path / "a")
 
 
+@pytest.mark.cold
 def test_a_failure_is_never_kept_and_a_torn_entry_is_a_miss(tmp_path):
     from eti_print.diskcache import DiskCache
     from eti_print.errors import InputError
@@ -280,6 +284,7 @@ def test_the_persistent_cache_keeps_within_its_bound(tmp_path):
     assert store.get("04" + "0" * 62) == b"x" * 1000 and store.get("00" + "0" * 62) is None
 
 
+@pytest.mark.cold
 def test_no_cache_on_the_command_line_reads_and_writes_no_cache(tmp_path, monkeypatch):
     """--no-cache: no build cache and no compiled templates written; without it the CLI
     build stores its result in the cache folder ($ETI_PRINT_CACHE_DIR)."""

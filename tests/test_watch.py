@@ -19,6 +19,9 @@ from eti_print.watch import _filter, rebuild, watch
 
 from conftest import copy_pack, edit, line_of
 
+#: Every test here is of the build cache, or compares with a build made afresh.
+pytestmark = pytest.mark.cold
+
 WAIT = 120   # seconds; a cold first build on a busy CI machine is slow
 
 
@@ -158,6 +161,9 @@ EDITS = [
     ("cards/traits.yaml", 'label: "3 cards"', 'label: "three cards"'),
     ("cards/agendas.yaml", "name: Conduct Research", "name: Do Research"),
     ("templates/layouts/event.yaml", "size: 14pt", "size: 13pt"),
+    ("templates/booklet/turn.j2", "Each turn is one year of work.", "Each turn is a year."),
+    ("templates/art/threat-spy.svg", 'cx="34" cy="58" r="11"', 'cx="34" cy="58" r="10"'),
+    ("fonts/fonts.yaml", "regular: routed-gothic-wide.ttf", "regular: routed-gothic.ttf"),
 ]
 
 
@@ -198,6 +204,37 @@ def test_the_persistent_cache_gives_what_fresh_builds_give(pack_copy, tmp_path, 
     edit(pack_copy / path, new, old)                       # undone: the first state again
     assert built("undone") == fresh_builds[0]
     assert len([p for p in (store.folder / "builds").rglob("*") if p.is_file()]) == 2
+
+
+def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds):
+    """The build cache's entries kept on disk (diskcache.EntryStore), read back by a cold
+    build (a cache with nothing in memory, as a new process has) after edits to every
+    kind of input: byte for byte a fresh build, reusing what the edit did not touch."""
+    from eti_print.diskcache import EntryStore
+    from eti_print.pipeline import build, validate
+    store = EntryStore(tmp_path / "cache")
+
+    def built(name: str) -> tuple[dict[str, str], BuildCache]:
+        cache = BuildCache(workers=1, disk=store)
+        out = tmp_path / name
+        build(str(pack_copy), out, PrintOptions(), cache=cache)
+        return {p.name: hashlib.sha256(p.read_bytes()).hexdigest() for p in out.iterdir()
+                if p.suffix == ".pdf"}, cache
+
+    built("first")
+    reused = set()
+    for n, ((path, old, new), fresh) in enumerate(zip(EDITS, fresh_builds, strict=True)):
+        edit(pack_copy / path, old, new)
+        found, cache = built(f"edit{n}")
+        assert found == fresh, f"stale after editing {path}"
+        assert cache.stats.outputs_rendered, path               # the edit is drawn afresh
+        reused.update(cache.stats.outputs_reused)
+        # validate reads the summaries back: the same report as without the cache
+        assert validate(str(pack_copy), cache=BuildCache(workers=1, disk=store)) == \
+            validate(str(pack_copy), cache=None), path
+    assert {"eti-boards.pdf", "eti-cards.pdf", "eti-tokens.pdf"} <= reused
+    again, cache = built("again")                                # nothing changed: all read
+    assert again == fresh_builds[-1] and cache.stats.outputs_rendered == []
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -262,6 +299,40 @@ def test_database_reads_are_recorded_per_attribute():
     finally:
         cache._recorder.stack.clear()
         cache.end()
+
+
+def test_each_job_depends_on_the_layouts_templates_and_art_it_read(warm):
+    """A job's entry lists the layout, template and art files it used, not every file
+    under templates/: the booklet does not depend on the card layouts, the cards not on
+    the booklet's templates."""
+    pack, out, cache = warm
+    deps = {name: entries[0].deps for name, entries in cache._outputs.items()}
+    decks, documents = deps["eti_print.jobs.decks"], deps["eti_print.jobs.documents"]
+    assert ("file", "templates/layouts/event.yaml") in decks
+    assert ("art", "templates/art", "threat-spy") in decks
+    assert not any(k[0] == "file" and k[1].endswith(".j2") for k in decks)
+    assert ("file", "templates/booklet/turn.j2") in documents
+    assert ("file", "templates/layouts/event.yaml") not in documents
+    assert ("file", "templates/layouts/event.yaml") not in deps["eti_print.jobs.pieces"]
+
+
+def test_entries_on_disk_are_checked_and_bounded(tmp_path):
+    """diskcache.EntryStore: the newest fresh candidate wins, a torn value is a miss,
+    and the folder's bound counts its files."""
+    from eti_print.diskcache import CANDIDATES, DiskCache, EntryStore
+    store = EntryStore(tmp_path / "c")
+    for n in range(CANDIDATES + 2):
+        store.put("outputs", "job", "k", {("doc", "a"): str(n)}, f"value {n}")
+    assert store.get("outputs", "job", "k", lambda d: d[("doc", "a")] == "9") == \
+        ({("doc", "a"): "9"}, "value 9")
+    assert store.get("outputs", "job", "k", lambda d: d[("doc", "a")] == "0") is None  # gone
+    assert store.get("outputs", "job", "other key", lambda d: True) is None
+    values = [p for p in (tmp_path / "c" / "entries").rglob("*") if p.is_file()]
+    for path in values:
+        path.write_bytes(path.read_bytes()[:10])                 # every file torn
+    assert store.get("outputs", "job", "k", lambda d: True) is None
+    DiskCache(tmp_path / "c", max_bytes=0).prune()
+    assert not [p for p in (tmp_path / "c" / "entries").rglob("*") if p.is_file()]
 
 
 def test_fingerprint_sees_every_field_and_order():

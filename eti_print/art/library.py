@@ -13,6 +13,7 @@ from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib import colors
 
+from .. import tracking
 from ..errors import fail
 from ..pack import confine
 from . import files
@@ -103,11 +104,13 @@ class ArtLibrary:
 
     def ids(self) -> list[str]:
         """Every art id available: the ``<id>.svg``/``.png``/``.jpg``/``.jpeg`` files."""
+        tracking.read(("dir", self.art_dir))
         return sorted(self._files())
 
     def path_of(self, art_id: str) -> str:
         """The pack-relative path of an art id's file, as shown in messages
         (``<id>.svg`` for an id that has no file)."""
+        tracking.read(("art", self.art_dir, art_id))
         names = self._files().get(art_id) if _ID_RE.match(str(art_id)) else None
         return f"{self.art_dir}/{names[0] if names else art_id + '.svg'}"
 
@@ -118,6 +121,7 @@ class ArtLibrary:
         ``where``/``line``/``field`` locate the reference for the "unknown art
         id" error.  Do not modify the returned drawing; use :meth:`tinted`.
         """
+        tracking.read(("art", self.art_dir, art_id))   # the build cache: what a job drew
         cached = self._cache.get(art_id)
         if cached is not None:
             return cached
@@ -161,6 +165,7 @@ class ArtLibrary:
         key = (art_id, _colour_key(colour))
         cached = self._tinted.get(key)
         if cached is not None:
+            tracking.read(("art", self.art_dir, art_id))
             return cached
         art = self.get(art_id, where, line, field)
         if isinstance(art, RasterArt):

@@ -347,6 +347,7 @@ def test_hostile_value(case: Case, tmp_path: Path, scaffold: Path, monkeypatch, 
     assert not out.exists() or not any(out.glob("*.pdf")), "a failed build wrote a PDF"
 
 
+@pytest.mark.cold
 def test_page_cap(tmp_path: Path, scaffold: Path, monkeypatch, capsys):
     """An output over the page budget stops with a message, and writes nothing."""
     from eti_print import limits

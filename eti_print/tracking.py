@@ -1,0 +1,228 @@
+"""What a renderer reads, recorded for the build cache (``cache.py``).
+
+While a job or a deck is computed through a ``cache.BuildCache``, every read it
+makes of the pack goes through one of these routes, and each read becomes a
+*dependency* ``(kind, name)`` whose value (a content hash) is checked before an
+entry is reused:
+
+=====================  ===========================================================
+``("doc", NAME)``      ``Dataset.docs[NAME]`` (``TrackedDocs``): the parsed value
+``("db", ATTR)``       an attribute of the game's model (``_database_class``)
+``("file", PATH)``     a layout file (``LayoutLibrary.get``, its ``extends`` chain
+                       too) or a template file (``templating.PackLoader``, on load
+                       and on every reuse of the compiled template)
+``("art", DIR, ID)``   an art id (``ArtLibrary.get``/``tinted``/``path_of``): its
+                       file names and bytes
+``("dir", FOLDER)``    a listing (``ArtLibrary.ids``, ``LayoutLibrary.names``)
+=====================  ===========================================================
+
+The libraries call ``read`` (a no-op unless a cache is recording), so a read
+of a layout or an art file costs one function call when nothing records.
+Everything else a job reads (pack.yaml, the schemas, fonts, sheet settings,
+any other file under ``templates/``) is in the entry's global key.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+from .files import digest
+
+#: The recorder of the entry being computed (``BuildCache._run`` sets it), or None.
+ACTIVE: Any = None
+
+
+def read(key: tuple) -> None:
+    """A resource read by a renderer (see the module doc); recorded if a cache records."""
+    if ACTIVE is not None:
+        ACTIVE.read(key)
+
+
+def read_files(paths: tuple[str, ...]) -> None:
+    if ACTIVE is not None:
+        for path in paths:
+            ACTIVE.read(("file", path))
+
+
+def fingerprint(value: Any) -> str:
+    """A content hash of a parsed value (dicts in order, dataclasses by every field)."""
+    h = hashlib.sha256()
+    _feed(value, h.update, 0)
+    return h.hexdigest()
+
+
+def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
+    if depth > 200:
+        raise RecursionError("value too deep to fingerprint")
+    if value is None or isinstance(value, (bool, int, float, str, bytes)):
+        put(repr(value).encode("utf-8", "surrogatepass"))
+    elif dataclasses.is_dataclass(value) and not isinstance(value, type):
+        put(b"D" + type(value).__qualname__.encode() + b"(")
+        for f in dataclasses.fields(value):
+            put(f.name.encode() + b"=")
+            _feed(getattr(value, f.name), put, depth + 1)
+            put(b",")
+        put(b")")
+    elif isinstance(value, Mapping):
+        put(b"{")
+        for k, v in value.items():
+            _feed(k, put, depth + 1)
+            put(b":")
+            _feed(v, put, depth + 1)
+            put(b",")
+        put(b"}")
+    elif isinstance(value, (list, tuple)):
+        put(b"[" if isinstance(value, list) else b"(")
+        for v in value:
+            _feed(v, put, depth + 1)
+            put(b",")
+        put(b"]")
+    elif isinstance(value, (set, frozenset)):
+        put(b"S" + repr(sorted(repr(v) for v in value)).encode())
+    else:
+        # Unknown types hash by repr; a repr with an address never matches,
+        # which costs a re-render, never a stale output.
+        put(b"?" + type(value).__qualname__.encode() + repr(value).encode())
+
+
+#: Largest file hashed whole for a cache key; a larger one counts by size and time.
+DIGEST_CAP = 64 * 1024 * 1024
+
+
+def files_hash(root: Path, parts: tuple[str, ...]) -> str:
+    """SHA-256 over the names and contents of the files under ``parts`` of ``root``."""
+    h = hashlib.sha256()
+    for part in parts:
+        base = root / part
+        paths = [base] if base.is_file() else (
+            sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else [])
+        for path in paths:
+            h.update(path.relative_to(root).as_posix().encode() + b"\0")
+            h.update(digest(path, DIGEST_CAP))   # never more than a cap; no FIFO opened
+    return h.hexdigest()
+
+
+#: Suffix of template files: read only through the template loader (``("file", ...)``).
+TEMPLATE_SUFFIX = ".j2"
+
+
+def global_hash(root: Path, tracked: tuple[str, ...]) -> str:
+    """What every entry of a pack depends on: pack.yaml, the schemas, the fonts and
+    every file under ``templates/`` but those reached through a tracked route: the
+    folders ``tracked`` (the layouts', the art's) and the template files."""
+    h = hashlib.sha256(files_hash(root, ("pack.yaml", "cards/schemas", "fonts")).encode())
+    base = root / "templates"
+    paths = sorted(p for p in base.rglob("*") if p.is_file()) if base.is_dir() else []
+    for path in paths:
+        rel = path.relative_to(root).as_posix()
+        if rel.endswith(TEMPLATE_SUFFIX) or any(rel.startswith(t.rstrip("/") + "/")
+                                                for t in tracked):
+            continue
+        h.update(rel.encode("utf-8", "surrogateescape") + b"\0")
+        h.update(digest(path, DIGEST_CAP))
+    return h.hexdigest()
+
+
+def listing(folder: Path) -> str:
+    """A hash of the names in ``folder`` (a ``("dir", ...)`` dependency)."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        names = ["\0missing"]
+    return hashlib.sha256("\0".join(names).encode("utf-8", "surrogateescape")).hexdigest()
+
+
+class _Recorder:
+    """Records dependencies into every open entry (a deck inside an output)."""
+
+    def __init__(self, values: Callable[[tuple], str]):
+        self.values = values
+        self.stack: list[dict[tuple, str]] = []
+
+    def read(self, key: tuple) -> None:
+        if not self.stack:
+            return
+        if key in self.stack[-1]:
+            return
+        value = self.values(key)
+        for deps in self.stack:
+            deps.setdefault(key, value)
+
+    def replay(self, deps: Mapping[tuple, str]) -> None:
+        """A reused entry's dependencies count as read by the entries around it."""
+        for outer in self.stack:
+            for key, value in deps.items():
+                outer.setdefault(key, value)
+
+
+class TrackedDocs(dict):
+    """``Dataset.docs`` that records which data files are read."""
+
+    def __init__(self, docs: Mapping[str, Any], recorder: _Recorder):
+        super().__init__(docs)
+        self._recorder = recorder
+
+    def _all(self) -> None:
+        for name in dict.keys(self):
+            self._recorder.read(("doc", name))
+
+    def __getitem__(self, name: str) -> Any:
+        value = dict.__getitem__(self, name)
+        self._recorder.read(("doc", name))
+        return value
+
+    def get(self, name: str, default: Any = None) -> Any:
+        if dict.__contains__(self, name):
+            return self[name]
+        return default
+
+    # Names come from pack.yaml (part of every global key); values are reads.
+    def __iter__(self):
+        return iter(list(dict.keys(self)))
+
+    def values(self):  # type: ignore[override]
+        self._all()
+        return dict.values(self)
+
+    def items(self):  # type: ignore[override]
+        self._all()
+        return dict.items(self)
+
+    def copy(self) -> dict:  # type: ignore[override]
+        self._all()
+        return dict(dict.items(self))
+
+    def __reduce_ex__(self, protocol: int):  # copy.copy / deepcopy / pickle
+        self._all()
+        return (dict, (dict(dict.items(self)),))
+
+    def __or__(self, other):  # type: ignore[override]
+        self._all()
+        return dict(dict.items(self)) | other
+
+    def setdefault(self, *args):  # type: ignore[override]
+        raise TypeError("the dataset is read-only while rendering")
+
+    def pop(self, *args):  # type: ignore[override]
+        raise TypeError("the dataset is read-only while rendering")
+
+
+def _database_class(cls: type) -> type:
+    """A subclass of the database class whose attribute reads are recorded."""
+    names = {f.name for f in dataclasses.fields(cls)}
+
+    def __getattribute__(self: Any, name: str) -> Any:
+        value = object.__getattribute__(self, name)
+        if name in names and name != "dataset":
+            recorder = object.__getattribute__(self, "__dict__").get("_eti_recorder")
+            if recorder is not None:
+                recorder.read(("db", name))
+        return value
+
+    return type(f"Tracked{cls.__name__}", (cls,), {"__getattribute__": __getattribute__,
+                                                   "__module__": cls.__module__})
