@@ -29,6 +29,7 @@ from ..imposition_tiling import Tile, Tiling, page_map_label
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
 from ..units import mm
+from .board_cover import draw_cover
 from .marks import draw_crop_marks
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -288,20 +289,26 @@ def _draw_page_map(canvas: Canvas, board: Any, tiling: Tiling, t: Tile, d: Rect,
 
 
 def draw_tiled(canvas: Canvas, ctx: Context, boards: Sequence[Any], forms: Sequence[str],
-               tilings: Sequence[Any], marks: Any) -> int:
+               tilings: Sequence[Any], marks: Any, cover: str | None = None) -> int:
     """Every board form on its tile pages (glue strips, marks, page map, bookmarks).
 
     ``boards`` need ``id`` and ``title``; ``marks`` is what ``draw_tile_page``
-    reads the glue-strip and mark settings from.  Returns the page count.
+    reads the glue-strip and mark settings from; ``cover``, a title, puts the
+    scale check and the file's contents on a first sheet of their own
+    (``board_cover``).  Returns the page count.
     """
     text = _Text(ctx)
+    if cover is not None and tilings:
+        canvas.setPageSize(tilings[0].paper)
+        draw_cover(canvas, text, cover, boards, tilings, ctx.sheets.scale,
+                   ctx.fonts["body"].regular)
     hatches: dict[tuple, str] = {}
     for tiling in tilings:
         for t in tiling.tiles:
             for side, strip, _ in glue_strips(tiling, t):
                 hatched = hatched_part(side, strip)
                 _hatch_form(canvas, hatched.w, hatched.h, hatches)
-    pages = 0
+    pages = 1 if cover is not None and tilings else 0
     for board, form, tiling in zip(boards, forms, tilings):
         key = f"board-{board.id}"
         for t in tiling.tiles:
