@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -46,11 +47,15 @@ class Footprint:
 
 
 def draw_scale_check(canvas: Canvas, check: ScaleCheck, x: float, y: float, font: str,
-                     bold: str | None = None) -> Rect:
-    """The square with its lower left corner at (x, y) and its label; the square's rect."""
+                     bold: str | None = None, ink: Any = None) -> Rect:
+    """The square with its lower left corner at (x, y) and its label, in black ink (K
+    only) or ``ink`` (a colour, on a dark ground); the square's rect."""
     s = check.size
     canvas.saveState()
-    canvas.setFillColorCMYK(0, 0, 0, 1)
+    if ink is None:
+        canvas.setFillColorCMYK(0, 0, 0, 1)
+    else:
+        canvas.setFillColor(ink)
     path = canvas.beginPath()
     path.rect(x, y, s, s)
     path.rect(x + FRAME, y + FRAME, s - 2 * FRAME, s - 2 * FRAME)
@@ -85,11 +90,11 @@ def find_spot(paper: tuple[float, float], size: tuple[float, float],
               taken: Sequence[Rect], clearance: float) -> tuple[float, float] | None:
     """The lower left corner of a ``size`` rect inside the paper less ``clearance``
     that keeps ``CLEAR`` from every rect of ``taken``, or None: tried at the corners of
-    the printable area first (bottom right, bottom left, top right, top left), then
+    the printable area first (bottom left, bottom right, top left, top right), then
     beside every taken rect."""
     w, h = size
     area = Rect(0, 0, *paper).inset(clearance)
-    xs = [area.right - w, area.x] + [r.right + CLEAR for r in taken] + \
+    xs = [area.x, area.right - w] + [r.right + CLEAR for r in taken] + \
          [r.x - CLEAR - w for r in taken]
     ys = [area.y, area.top - h] + [r.top + CLEAR for r in taken] + \
          [r.y - CLEAR - h for r in taken]
