@@ -207,7 +207,7 @@ def test_type_colours_are_distinct_and_carry_white_text(types):
 
 
 def _board_form(reader: PdfReader):
-    return reader.pages[0]["/Resources"]["/XObject"]["/FormXob.board0"].get_object()
+    return reader.pages[1]["/Resources"]["/XObject"]["/FormXob.board0"].get_object()
 
 
 @pytest.mark.parametrize("key", ["a4-long", "letter-short"])

@@ -63,6 +63,7 @@ def draw_scale_check(canvas: Canvas, check: ScaleCheck, x: float, y: float, font
     size = f"{s / mm(1):g} mm"
     canvas.setFont(bold or font, 9)
     canvas.drawCentredString(x + s / 2, y + s / 2 - 3, size)
+    font = bold if ink is not None and bold else font      # light on dark: bold
     canvas.setFont(font, LABEL_SIZE)
     lines = wrap(check.label, canvas, font, LABEL_SIZE, LABEL_W)
     leading = LABEL_SIZE * 1.2

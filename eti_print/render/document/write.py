@@ -75,7 +75,7 @@ def _draw_page(c: Canvas, page: Page, theme: Theme, header: str,
         f.drawOn(c, x, y)
     if check is not None and scale is not None:
         spot, ink = check
-        draw_scale_check(c, scale, *spot, theme.body.regular, ink=ink)
+        draw_scale_check(c, scale, *spot, theme.body.regular, theme.body.bold, ink=ink)
 
 
 def _scale_check(page: Page, theme: Theme, scale: ScaleCheck

@@ -334,7 +334,7 @@ def test_pages_bookmarks_and_metadata(rendered, paper):
     assert out.kind == "boards"
     assert out.stock == "cardstock or heavy paper"
     assert out.counts == {"company": 6, "alien": 1}   # boards per pack.yaml entry
-    assert len(reader.pages) == out.pages == 6 * 4 + 2
+    assert len(reader.pages) == out.pages == 1 + 6 * 4 + 2     # the scale check's sheet first
     titles = [o.title for o in reader.outline]
     assert len(titles) == 7
     assert titles[0] == "Atlas Dynamics - company gameboard (4 sheets)"
