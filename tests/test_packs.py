@@ -396,7 +396,7 @@ def test_a_board_that_fits_is_one_page(tmp_path):
     out = tmp_path / "out"
     build(str(pack), out, PrintOptions())
     reader = PdfReader(out / "sci-tech-boards.pdf")
-    assert len(reader.pages) == 2          # the first sheet: the scale check and contents
+    assert len(reader.pages) == 1          # the scale check beside the board: room enough
     assert "Tiny board 6.0in" in pdf_text(out / "sci-tech-boards.pdf")
     assert [o.title for o in reader.outline] == ["Tiny board (1 sheet)"]
 

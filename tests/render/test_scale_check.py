@@ -97,6 +97,23 @@ def test_the_calibration_sheet_has_one_too(tmp_path: Path, paper: str) -> None:
     assert not wrong
 
 
+def test_a_board_with_room_beside_it_takes_the_check_on_its_own_sheet(tmp_path: Path) -> None:
+    """A one-sheet board that leaves room (6 x 4 in on A4): no sheet of its own for the
+    check, which sits beside the board, clear of it and its marks."""
+    from test_packs import _add_board, copy_bundled
+
+    from eti_print.options import PrintOptions
+    from eti_print.pipeline import build
+    pack = copy_bundled("sci-tech", tmp_path / "pack")
+    _add_board(pack, "6in", "4in")
+    build(str(pack), tmp_path / "out", PrintOptions())
+    path = tmp_path / "out" / "sci-tech-boards.pdf"
+    with pikepdf.open(path) as pdf:
+        assert len(pdf.pages) == 1
+    _, wrong = scale_square(path)
+    assert not wrong
+
+
 def test_the_check_sees_a_square_over_a_card(tmp_path: Path) -> None:
     """A square drawn over a card's form is caught."""
     from reportlab.pdfgen.canvas import Canvas
