@@ -153,15 +153,16 @@ def test_mad_scientists_calls_the_attack_phase_the_fourth():
 def test_the_table_aids_are_two_untiled_pages(paper):
     ctx = load_context(None, PrintOptions(paper=paper))
     aids = next(o for o in Job("boards")(ctx) if "table-aids" in o.name)
-    assert aids.pages == 2
-    tracker, pad = (flat(t) for t in page_texts(aids.data))
+    assert aids.pages == 3                  # the first sheet: the scale check and contents
+    cover, tracker, pad = (flat(t) for t in page_texts(aids.data))
+    assert "25 mm" in cover and "I.S.S.A. project tracker: page 2, 1 sheet" in cover
     assert "I.S.S.A. PROJECT TRACKER" in tracker and "E.T.I. SCORE PAD" in pad
     assert "sheet 1 of" not in tracker + pad      # not tiled
 
 
 def test_the_tracker_counts_to_the_longest_game_and_tabulates_the_thresholds(ctx, printed):
     tracker = flat(page_texts(next(o for o in Job("boards")(ctx)
-                                   if "table-aids" in o.name).data)[0])
+                                   if "table-aids" in o.name).data)[1])
     low, high = ctx.model.players
     most = high * (max(g.multiplier for g in ctx.model.lengths) + 1)
     assert most == 30
@@ -178,7 +179,7 @@ def test_the_tracker_counts_to_the_longest_game_and_tabulates_the_thresholds(ctx
 
 def test_the_score_pad_has_a_row_per_company_and_the_rules_bonuses(ctx):
     pad = flat(page_texts(next(o for o in Job("boards")(ctx)
-                               if "table-aids" in o.name).data)[1])
+                               if "table-aids" in o.name).data)[2])
     for company in ctx.model.companies:
         assert company.name in pad
     rules = ctx.model.rules
