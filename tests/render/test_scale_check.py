@@ -139,3 +139,18 @@ def test_a_line_across_the_square_is_caught_and_one_beside_it_is_not():
     assert _crosses(Stroke(0, 90, 90, 180, 180, 0.3, 0), box)
     assert not _crosses(Stroke(0, 90, 175, 180, 175, 0.3, 0), box)
     assert not _crosses(Stroke(0, 90, 105, 105, 90, 0.3, 0), box)   # past the corner
+
+
+def test_a_pack_sets_its_own_scale_check_and_a_bad_size_is_located(pack_copy: Path):
+    from eti_print.pack import Pack
+    from eti_print.sheets import load_sheets
+
+    from conftest import edit, problems
+    sheets = pack_copy / "templates" / "sheets.yaml"
+    edit(sheets, "sheets:\n", "scale_check: {size: 1in, label: One inch.}\nsheets:\n")
+    check = load_sheets(Pack.open(str(pack_copy))).scale
+    assert check.size == pytest.approx(72) and check.label == "One inch."
+    edit(sheets, "size: 1in", "size: 5mm")
+    found = problems(pack_copy)
+    assert any(p.startswith("templates/sheets.yaml:4") and "scale_check.size" in p
+               and "10 to 50 mm" in p for p in found), found
