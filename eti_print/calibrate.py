@@ -29,6 +29,8 @@ from .imposition import Line, SheetSpec, back_rect
 from .output import atomic_path
 from .pdfwriter import DocInfo, new_canvas
 from .render.marks import stroke_lines
+from .render.scale import Footprint, draw_scale_check
+from .sheets import standard_scale_check
 from .units import mm, paper_size, to_mm
 
 FRONT_PITCH = mm(2.0)
@@ -221,6 +223,9 @@ def _front(canvas: Canvas, paper: tuple[float, float], paper_name: str, duplex: 
     y = bars - mm(16)
     for text in NOTES:
         y = _wrap(canvas, text, body, 8, margin, y, mm(150), 10) - 2
+    # the scale check beside the rulers, clear of the notes below and the scales above
+    check = standard_scale_check()
+    draw_scale_check(canvas, check, w - margin - Footprint(check).size[0], bars - mm(10), body)
 
 
 def _back(canvas: Canvas, paper: tuple[float, float], duplex: str,

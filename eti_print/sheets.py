@@ -36,9 +36,19 @@ class SheetSetting:
 
 
 @dataclass(frozen=True)
+class ScaleCheck:
+    """The square on the first sheet of every file, and the words beside it."""
+
+    size: float = mm(25)
+    label: str = ("25 mm: measure to check the print is at actual size. Smaller? Print "
+                  "again at 100\u00a0%, with fit to page off.")
+
+
+@dataclass(frozen=True)
 class SheetSettings:
     settings: dict[str, SheetSetting]
     source: str
+    scale: ScaleCheck = ScaleCheck()
 
     def get(self, name: str, where: str | None = None, line: int | None = None,
             field: str | None = None) -> SheetSetting:
@@ -56,18 +66,40 @@ STANDARD_SHEETS = Path(__file__).resolve().parent / "defaults" / "sheets.yaml"
 def load_sheets(pack: Pack) -> SheetSettings:
     """The standard settings, then the pack's ``templates/sheets.yaml`` (if it has one)
     over them."""
-    settings = _load_file(STANDARD_SHEETS, "eti_print/defaults/sheets.yaml")
+    settings, scale = _load_file(STANDARD_SHEETS, "eti_print/defaults/sheets.yaml",
+                                 ScaleCheck())
     path = pack.templates_dir / "sheets.yaml"
     if not path.exists() and not path.is_symlink():
-        return SheetSettings(settings, "eti-print's standard sheets")
+        return SheetSettings(settings, "eti-print's standard sheets", scale)
     shown = "templates/sheets.yaml"
     path = confine(pack.root, shown, where=shown)     # no symlink out of the pack
-    settings.update(_load_file(path, shown))
-    return SheetSettings(settings, shown)
+    own, scale = _load_file(path, shown, scale)
+    settings.update(own)
+    return SheetSettings(settings, shown, scale)
 
 
-def _load_file(path: Path, shown: str) -> dict[str, SheetSetting]:
+def standard_scale_check() -> ScaleCheck:
+    """The scale check of eti-print's standard sheets (for files made without a pack)."""
+    return _load_file(STANDARD_SHEETS, "eti_print/defaults/sheets.yaml", ScaleCheck())[1]
+
+
+def _scale_check(doc, shown: str, base: ScaleCheck) -> ScaleCheck:
+    raw = doc.data.get("scale_check") or {}
+    size = base.size
+    if "size" in raw:
+        line, _ = doc.where(("scale_check", "size"))
+        size = to_points(raw["size"], where=shown, line=line, field="scale_check.size",
+                         limit="length")
+        if not mm(10) <= size <= mm(50):
+            raise InputError(doc.problem(("scale_check", "size"),
+                                         "the scale square must be 10 to 50 mm"))
+    return ScaleCheck(size, str(raw.get("label", base.label)))
+
+
+def _load_file(path: Path, shown: str, scale: ScaleCheck
+               ) -> tuple[dict[str, SheetSetting], ScaleCheck]:
     doc = load_checked(path, shown, "sheets")
+    scale = _scale_check(doc, shown, scale)
     settings: dict[str, SheetSetting] = {}
     for name, raw in doc.data["sheets"].items():
         def pt(key: str, default: float, *sub: str) -> float:
@@ -91,4 +123,4 @@ def _load_file(path: Path, shown: str) -> dict[str, SheetSetting]:
             raise InputError(doc.problem(("sheets", name, "crop_marks", "stroke"),
                                          "crop marks thinner than 0.25pt vanish on a laser print"))
         settings[name] = setting
-    return settings
+    return settings, scale

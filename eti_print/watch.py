@@ -79,6 +79,8 @@ def deck_changes(ctx: Any, cache: BuildCache) -> list[DeckChange]:
     from .imposition import front_slots
     from .jobs.decks import sheet_spec
     from .preview import cards
+    from .render.scale import Footprint, reserve
+    from .render.sheets import sheet_sizes
     seen = cache.seen
     first = not seen
     changes: list[DeckChange] = []
@@ -92,14 +94,19 @@ def deck_changes(ctx: Any, cache: BuildCache) -> list[DeckChange]:
             spec = sheet_spec(ctx, sheet)
         except InputError:
             continue
-        per = max(1, len(front_slots(spec)))
+        slots = front_slots(spec)
+        per = max(1, len(slots))
+        kept = reserve(slots, Footprint(ctx.sheets.scale).size)   # the scale check's slots
         offset = 0     # pages of the decks before this one in the same PDF
-        for deck in decks:
+        for n_deck, deck in enumerate(decks):
             resolved = cache.latest_deck(str(deck["id"]))
             if resolved is None:
                 continue
             now = tuple((f.key, b.key) for f, b in resolved.cards)
-            sheets = max(1, -(-len(now) // per))
+            sizes = sheet_sizes(len(now), per, per - (len(kept[0]) if kept and not n_deck
+                                                      else 0), bool(deck.get("secret")))
+            sheets = len(sizes)
+            starts = [sum(sizes[:n]) for n in range(sheets)]
             before = seen.get(deck["id"])
             seen[deck["id"]] = now
             if not first and before is not None and before != now:
@@ -109,7 +116,7 @@ def deck_changes(ctx: Any, cache: BuildCache) -> list[DeckChange]:
                 names: list[str] = []
                 pages: list[int] = []
                 for k in changed:
-                    s = k // per
+                    s = max(n for n in range(sheets) if starts[n] <= k)
                     if spec.duplex == "fold":     # fronts and backs on one page
                         pages += [offset + s + 1]
                     elif spec.duplex == "none":

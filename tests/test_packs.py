@@ -396,7 +396,7 @@ def test_a_board_that_fits_is_one_page(tmp_path):
     out = tmp_path / "out"
     build(str(pack), out, PrintOptions())
     reader = PdfReader(out / "sci-tech-boards.pdf")
-    assert len(reader.pages) == 1
+    assert len(reader.pages) == 1          # the scale check beside the board: room enough
     assert "Tiny board 6.0in" in pdf_text(out / "sci-tech-boards.pdf")
     assert [o.title for o in reader.outline] == ["Tiny board (1 sheet)"]
 
@@ -408,7 +408,7 @@ def test_a_big_board_is_tiled_with_a_page_map(tmp_path):
     build(str(pack), out, PrintOptions(paper="a4"))
     text = pdf_text(out / "sci-tech-big.pdf")
     reader = PdfReader(out / "sci-tech-big.pdf")
-    assert len(reader.pages) == 4
+    assert len(reader.pages) == 5          # the scale check's sheet, then 2 x 2
     assert "sheet 1 of 4" in text and "sheet 4 of 4" in text and "GLUE" in text
 
 

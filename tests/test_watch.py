@@ -418,8 +418,8 @@ def test_a_rebuild_names_the_deck_cards_and_pages_that_changed(warm):
     assert change.cards == ["the-great-blackout"]      # the first event card
     # events are the third deck: research (90 cards, 10 sheets) and projects (40, 5 sheets)
     # come first, nine cards to a sheet, each front sheet followed by its back sheet
-    assert change.pages == [31, 32]
-    assert "events: 1 card changed: the-great-blackout; eti-cards.pdf pages 31-32" \
+    assert change.pages == [33, 34]    # research: 11 sheets (the scale check's slot)
+    assert "events: 1 card changed: the-great-blackout; eti-cards.pdf pages 33-34" \
         in report.summary()
     # nothing changed: nothing named
     edit(pack / "cards/events.yaml", "\n", "\n# a comment\n")

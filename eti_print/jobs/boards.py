@@ -344,6 +344,7 @@ def impose_boards(ctx: Context, boards: Sequence[Board],
         canvas.endForm()
         forms.append(name)
     tilings = [board_tiling(board, paper) for board in boards]
-    pages = draw_tiled(canvas, ctx, boards, forms, tilings, TileMarks())
+    pages = draw_tiled(canvas, ctx, boards, forms, tilings, TileMarks(),
+                       cover=f"{ctx.title}: {ctx.output_name(boards[0].output)}")
     canvas.save()
     return buffer.getvalue(), pages

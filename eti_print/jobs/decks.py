@@ -236,7 +236,8 @@ def draw(ctx: Context, plan: list[Sheetful], progress: Progress = None) -> list[
                                    f"{o.paper.upper()}, duplex {o.duplex}",
                            keywords=", ".join(d.title for d in group.decks))
             data, pages = impose(group.decks, group.spec, ctx.art, info,
-                                 ctx.fonts["body"].regular, ink_saver=o.ink_saver, file=name)
+                                 ctx.fonts["body"].regular, ink_saver=o.ink_saver, file=name,
+                                 scale=ctx.sheets.scale)
             return Output(name, data, pages, "cards", "cardstock",
                           {d.id: len(d.cards) for d in group.decks})
 

@@ -114,7 +114,8 @@ def draw(ctx: Context, plan: list[Planned], progress: Progress = None) -> list[O
         name = ctx.output_name(entry["id"])
         if progress:
             progress(f"rendering {name}")
-        result = document.write_document(doc.built, doc.pages, doc.theme, doc.booklet)
+        result = document.write_document(doc.built, doc.pages, doc.theme, doc.booklet,
+                                         scale=ctx.sheets.scale)
         # imposed, the file's pages are sheet sides; the document's own pages are counted apart
         counts = {} if result.sheets is None else {"booklet pages": result.pages}
         outputs.append(Output(name, result.data, result.sheets or result.pages,

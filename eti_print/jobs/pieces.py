@@ -24,7 +24,7 @@ from __future__ import annotations
 import io
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from reportlab.lib.colors import HexColor
@@ -32,11 +32,12 @@ from reportlab.pdfgen.canvas import Canvas
 
 from ..context import Output
 from ..errors import InputError, Problem
-from ..imposition import Rect, SheetSpec, Slot, crop_marks, front_slots, grid
+from ..imposition import Rect, SheetSpec, Slot, bounding, crop_marks, front_slots, grid
 from ..pdfwriter import DocInfo, new_canvas
 from ..readability import rules as text_rules
 from ..render.faces import Face, FaceResolver
 from ..render.marks import draw_crop_marks
+from ..render.scale import Footprint, clear_of, draw_scale_check, find_spot, reserve
 from ..render.sheets import FormCache
 from ..scope import base_context
 from ..text import TextStyle, fit_markup
@@ -103,6 +104,7 @@ class Page:
     grid: SheetSpec | None = None
     cells: tuple[tuple[int, Group], ...] = ()     # (cell index, group) on a grid page
     number: tuple[int, int] | None = None          # (n, of) within a grid flow
+    scale: Rect | None = None                      # where the scale check goes (first page)
 
 
 @dataclass(frozen=True)
@@ -264,10 +266,12 @@ def block_page(paper: tuple[float, float], groups: Sequence[Group],
     return Page(paper, tuple(blocks))
 
 
-def flow_cells(counts: Sequence[int], cols: int, rows: int) -> list[list[tuple[int, int]]]:
+def flow_cells(counts: Sequence[int], cols: int, rows: int,
+               kept: frozenset[int] = frozenset()) -> list[list[tuple[int, int]]]:
     """Pieces of groups with ``counts`` placed on pages of ``cols`` x ``rows`` cells:
     per page, (cell index, group index).  Each group starts a new row; a full page
-    continues on the next."""
+    continues on the next.  The ``kept`` cells of the first page stay empty (the
+    scale check's)."""
     if cols < 1 or rows < 1:
         raise ValueError("a grid needs at least one cell")
     pages: list[list[tuple[int, int]]] = [[]]
@@ -276,6 +280,8 @@ def flow_cells(counts: Sequence[int], cols: int, rows: int) -> list[list[tuple[i
         if count and cell % cols:
             cell += cols - cell % cols
         for _ in range(count):
+            while len(pages) == 1 and cell in kept:
+                cell += 1
             if cell >= cols * rows:
                 pages.append([])
                 cell = 0
@@ -285,15 +291,31 @@ def flow_cells(counts: Sequence[int], cols: int, rows: int) -> list[list[tuple[i
 
 
 def grid_pages(paper: tuple[float, float], groups: Sequence[Group],
-               margin: float, gutter: float = PIECE_GUTTER) -> list[Page]:
+               margin: float, gutter: float = PIECE_GUTTER,
+               scale: tuple[float, float] | None = None) -> list[Page]:
     """Equal-sized groups flowing through a grid of cells ``gutter`` apart, page after
-    page."""
+    page; the first page keeps the cells in its bottom right corner that a scale check
+    of ``scale`` (width, height) needs."""
     w, h = groups[0].size
     spec = grid(paper, w, h, gap=gutter, margin=margin, duplex="none")
-    flow = flow_cells([len(g.faces) for g in groups], spec.cols, spec.rows)
+    kept = reserve(front_slots(spec), scale) if scale is not None else None
+    flow = flow_cells([len(g.faces) for g in groups], spec.cols, spec.rows,
+                      kept[0] if kept else frozenset())
+    spot = Rect(*kept[1], *scale) if kept and scale else None
     return [Page(paper, grid=spec, cells=tuple((cell, groups[g]) for cell, g in page),
-                 number=(n + 1, len(flow)) if len(flow) > 1 else None)
+                 number=(n + 1, len(flow)) if len(flow) > 1 else None,
+                 scale=spot if n == 0 else None)
             for n, page in enumerate(flow)]
+
+
+def _block_scale(page: Page, size: tuple[float, float], margin: float) -> Page:
+    """A block page with the scale check where it fits clear of every block, its marks
+    and its note (the paper's ``margin`` kept)."""
+    reach = mm(4)      # crop marks: 0.5 mm off the trim, 3 mm long
+    taken = [bounding(s.trim for s in b.slots).expanded(reach, reach, reach, mm(9))
+             for b in page.blocks]
+    spot = find_spot(page.size, size, taken, margin)
+    return page if spot is None else replace(page, scale=Rect(*spot, *size))
 
 
 def _paper(ctx: Context, orientation: str | None) -> tuple[float, float]:
@@ -321,8 +343,9 @@ def plan_output(ctx: Context, output: str,
         if not groups:
             continue
         page = block_page(paper, groups, margin)
+        scale = Footprint(ctx.sheets.scale).size if not pages else None
         if page is not None:
-            pages.append(page)
+            pages.append(page if scale is None else _block_scale(page, scale, margin))
             continue
         sizes = {g.size for g in groups}
         fits = all(g.width <= paper[0] - 2 * margin and g.height <= paper[1] - 2 * margin
@@ -336,7 +359,7 @@ def plan_output(ctx: Context, output: str,
                      "make the piece smaller, the margin narrower or the paper larger"))
         try:
             gutter = PIECE_GUTTER if ctx.options.gutter is None else mm(ctx.options.gutter)
-            pages.extend(grid_pages(paper, groups, margin, gutter))
+            pages.extend(grid_pages(paper, groups, margin, gutter, scale))
         except InputError as exc:
             line, _ = manifest.where(("pieces", index))
             raise InputError([Problem(p.message, manifest.path, line, None, f"pieces[{index}]",
@@ -442,7 +465,9 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
                 seen[id(group)] = seen.get(id(group), 0) + 1
                 _place(canvas, names[id(group)][n], slots[cell].trim,
                        max(SEAM, spec.gutter / 2 + SEAM / 2))
-            draw_crop_marks(canvas, crop_marks(spec, used), spec.mark_stroke)
+            marks = crop_marks(spec, used)
+            draw_crop_marks(canvas, marks if page.scale is None else clear_of(marks, page.scale),
+                            spec.mark_stroke)
             here = {id(g): g for _, g in page.cells}
             labels = [g.label(seen[k]) for k, g in here.items()]
             top = max(s.trim.top for s in used)
@@ -467,6 +492,9 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
                 width = max(s.trim.right for s in block.slots) - x0
                 _note_text(ctx, canvas, _note(group.label(len(group.faces)), group.note), x0,
                            top + mm(4.5), width, mm(4), size=7, align="left")
+        if page.scale is not None:
+            draw_scale_check(canvas, ctx.sheets.scale, page.scale.x, page.scale.y,
+                             ctx.fonts["body"].regular)
         canvas.showPage()
     canvas.save()
     return buffer.getvalue(), len(sheetful.pages)

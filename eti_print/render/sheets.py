@@ -19,9 +19,11 @@ from reportlab.pdfgen.canvas import Canvas
 from ..imposition import SheetSpec, back_slots, crop_marks, front_slots
 from ..imposition_labels import LABEL_MIN_SIZE, label_strips
 from ..pdfwriter import DocInfo, new_canvas
+from ..sheets import ScaleCheck
 from ..units import PAPER
 from .faces import Face, draw_face
 from .marks import draw_crop_marks
+from .scale import Footprint, clear_of, draw_scale_check, reserve
 
 
 @dataclass(frozen=True)
@@ -136,22 +138,35 @@ def _place(canvas: Canvas, form: str, slot: Any) -> None:
 SEAM = 0.3
 
 
-def _chunks(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
-    return [items[i:i + size] for i in range(0, len(items), size)] or [items]
+def sheet_sizes(count: int, size: int, first: int | None = None,
+                secret: bool = False) -> list[int]:
+    """How many of ``count`` cards go on each sheet of ``size`` slots, the first sheet
+    holding at most ``first`` (the file's first sheet keeps a slot for the scale
+    check).  A ``secret`` deck's sheets are filled evenly (they differ by at most one
+    card, the first the lightest), so no card sits alone on a sheet of its own: a card
+    printed apart from the rest could be told from behind by the sheet it came from."""
+    first = size if first is None else max(1, min(first, size))
+    sheets = 1 + max(0, -(-(count - first) // size))
+    if not secret:
+        return [min(count, first)] + [min(size, count - first - size * n)
+                                      for n in range(sheets - 1)]
+    base, extra = divmod(count, sheets)
+    sizes = sorted(base + (1 if n < extra else 0) for n in range(sheets))
+    return sizes
+
+
+def split(items: Sequence[Any], sizes: Sequence[int]) -> list[Sequence[Any]]:
+    """``items`` cut into runs of ``sizes``."""
+    out, start = [], 0
+    for n in sizes:
+        out.append(items[start:start + n])
+        start += n
+    return out
 
 
 def balanced(items: Sequence[Any], size: int) -> list[Sequence[Any]]:
-    """``items`` on as few sheets of ``size`` as ``_chunks`` uses, filled evenly (sheets
-    differ by at most one card), so no card sits alone on a sheet of its own: a card
-    printed apart from the rest could be told from behind by the sheet it came from."""
-    count = len(_chunks(items, size))
-    base, extra = divmod(len(items), count)
-    out, start = [], 0
-    for n in range(count):
-        end = start + base + (1 if n < extra else 0)
-        out.append(items[start:end])
-        start = end
-    return out or [items]
+    """``items`` on as few sheets of ``size`` as they need, filled evenly (sheet_sizes)."""
+    return split(items, sheet_sizes(len(items), size, secret=True))
 
 
 def _label(canvas: Canvas, font: str, parts: Sequence[str], strips: Sequence[Any]) -> None:
@@ -209,20 +224,23 @@ def paper_name(size: tuple[float, float]) -> str:
     return f"{size[0] / 72 * 25.4:.0f} x {size[1] / 72 * 25.4:.0f} mm"
 
 
-def sheets_of(deck: Deck, per_sheet: int) -> int:
-    """How many sheets ``deck`` fills."""
-    return len((balanced if deck.secret else _chunks)(deck.cards, per_sheet))
+def sheets_of(deck: Deck, per_sheet: int, kept: int = 0) -> int:
+    """How many sheets ``deck`` fills (``kept``: the slots its first sheet keeps for the
+    scale check, when it is the file's first deck)."""
+    return len(sheet_sizes(len(deck.cards), per_sheet, per_sheet - kept, deck.secret))
 
 
 def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,
            ink_saver: bool = False, invariant: bool = True,
-           file: str = "") -> tuple[bytes, int]:
+           file: str = "", scale: ScaleCheck | None = None) -> tuple[bytes, int]:
     """Render ``decks`` onto sheets; return the PDF bytes and the page count.
 
     Page order by ``spec.duplex``: long, short and glue put every back sheet right
     after its front; none puts a deck's back sheets after all its fronts; fold draws
     fronts and backs on one page.  Every page is labelled (``file``, deck, sheet n of
-    m, FRONT or BACK, paper) in a margin strip clear of the marks.
+    m, FRONT or BACK, paper) in a margin strip clear of the marks.  The first sheet
+    keeps the slots in its bottom right corner that the ``scale`` check needs (one
+    poker card's) and draws it there.
     """
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, spec.paper, font, info, invariant, duplex=spec.duplex)
@@ -241,19 +259,30 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
               1: label_strips(spec, backs, back_marks)}
     paper = paper_name(spec.paper)
     pages = 0
+    footprint = Footprint(scale) if scale is not None else None
+    kept = reserve(fronts, footprint.size) if footprint is not None else None
+    spot = footprint.rect(*kept[1]) if kept is not None and footprint else None
 
-    def page(pairs: Sequence[tuple[str, str]], side: int, where: list[str]) -> None:
+    def page(pairs: Sequence[tuple[str, str]], side: int, where: list[str],
+             first: bool = False) -> None:
+        """One page; ``first``: the file's first sheet, its corner kept for the check."""
         nonlocal pages
-        for (pair, slot) in zip(pairs, fronts if side == 0 else backs):
-            _place(canvas, pair[side], slot)
+        free = [s for s in fronts if not first or s.index not in kept[0]]
+        back_of = {s.index: b for s, b in zip(fronts, backs)}
+        for (pair, slot) in zip(pairs, free):
+            _place(canvas, pair[side], slot if side == 0 else back_of[slot.index])
+        front_marks = clear_of(marks, spot) if first else marks
         if folded and side == 0:
-            for (pair, slot) in zip(pairs, backs):
+            for (pair, slot) in zip(pairs, free):
                 if pair[1]:
-                    _place(canvas, pair[1], slot)
-            draw_crop_marks(canvas, marks + back_marks, spec.mark_stroke)
+                    _place(canvas, pair[1], back_of[slot.index])
+            draw_crop_marks(canvas, front_marks + back_marks, spec.mark_stroke)
             _fold(canvas, spec)
         else:
-            draw_crop_marks(canvas, marks if side == 0 else back_marks, spec.mark_stroke)
+            draw_crop_marks(canvas, front_marks if side == 0 else back_marks,
+                            spec.mark_stroke)
+        if first and side == 0:
+            draw_scale_check(canvas, scale, spot.x, spot.y, font)
         _label(canvas, font, where, strips[side])
         canvas.showPage()
         pages += 1
@@ -262,26 +291,32 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
         key = f"deck-{deck.id}"
         canvas.bookmarkPage(key)
         canvas.addOutlineEntry(f"{deck.title} ({len(pairs)})", key, level=0)
-        sheets = (balanced if deck.secret else _chunks)(pairs, len(fronts))
+        lead = spot is not None and deck is decks[0]
+        sheets = split(pairs, sheet_sizes(len(pairs), len(fronts),
+                                          len(fronts) - (len(kept[0]) if lead else 0),
+                                          deck.secret))
 
         def where(n: int, side: str, deck: Deck = deck, count: int = len(sheets)
                   ) -> list[str]:
             return [p for p in (file, deck.title, f"sheet {n} of {count}", side, paper) if p]
 
+        def first(n: int, lead: bool = lead) -> bool:
+            return lead and n == 1
+
         if deck.one_sided:
             for n, sheet in enumerate(sheets, 1):
-                page(sheet, 0, where(n, "FRONT"))
+                page(sheet, 0, where(n, "FRONT"), first(n))
         elif folded:
             for n, sheet in enumerate(sheets, 1):
-                page(sheet, 0, where(n, "FRONT | BACK: fold on the dashed line"))
+                page(sheet, 0, where(n, "FRONT | BACK: fold on the dashed line"), first(n))
         elif spec.duplex == "none":
             for n, sheet in enumerate(sheets, 1):
-                page(sheet, 0, where(n, "FRONT"))
+                page(sheet, 0, where(n, "FRONT"), first(n))
             for n, sheet in enumerate(sheets, 1):
-                page(sheet, 1, where(n, "BACK"))
+                page(sheet, 1, where(n, "BACK"), first(n))
         else:
             for n, sheet in enumerate(sheets, 1):
-                page(sheet, 0, where(n, "FRONT"))
-                page(sheet, 1, where(n, "BACK"))
+                page(sheet, 0, where(n, "FRONT"), first(n))
+                page(sheet, 1, where(n, "BACK"), first(n))
     canvas.save()
     return buffer.getvalue(), pages

@@ -29,7 +29,9 @@ from ..imposition_tiling import Tile, Tiling, page_map_label
 from ..text import TextStyle, fit_markup
 from ..text import draw as draw_text
 from ..units import mm
+from .board_cover import draw_cover
 from .marks import draw_crop_marks
+from .scale import Footprint, draw_scale_check, find_spot
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context
@@ -288,20 +290,32 @@ def _draw_page_map(canvas: Canvas, board: Any, tiling: Tiling, t: Tile, d: Rect,
 
 
 def draw_tiled(canvas: Canvas, ctx: Context, boards: Sequence[Any], forms: Sequence[str],
-               tilings: Sequence[Any], marks: Any) -> int:
+               tilings: Sequence[Any], marks: Any, cover: str | None = None) -> int:
     """Every board form on its tile pages (glue strips, marks, page map, bookmarks).
 
     ``boards`` need ``id`` and ``title``; ``marks`` is what ``draw_tile_page``
-    reads the glue-strip and mark settings from.  Returns the page count.
+    reads the glue-strip and mark settings from; ``cover``, a title, puts the
+    scale check beside the first board when it is one sheet with room for it, else
+    with the file's contents on a first sheet of their own (``board_cover``).
+    Returns the page count.
     """
     text = _Text(ctx)
+    spot = None          # a first board on one sheet with room beside it takes the check
+    if cover is not None and tilings and not tilings[0].tiled:
+        d = drawn_rect(tilings[0], tilings[0].tiles[0], boards[0].spec.bleed)
+        spot = find_spot(tilings[0].paper, Footprint(ctx.sheets.scale).size,
+                         [d.outset(mm(5))], DEFAULT_EDGE_CLEARANCE)     # board and marks
+    if cover is not None and tilings and spot is None:
+        canvas.setPageSize(tilings[0].paper)
+        draw_cover(canvas, text, cover, boards, tilings, ctx.sheets.scale,
+                   ctx.fonts["body"].regular)
     hatches: dict[tuple, str] = {}
     for tiling in tilings:
         for t in tiling.tiles:
             for side, strip, _ in glue_strips(tiling, t):
                 hatched = hatched_part(side, strip)
                 _hatch_form(canvas, hatched.w, hatched.h, hatches)
-    pages = 0
+    pages = 1 if cover is not None and tilings and spot is None else 0
     for board, form, tiling in zip(boards, forms, tilings):
         key = f"board-{board.id}"
         for t in tiling.tiles:
@@ -311,6 +325,8 @@ def draw_tiled(canvas: Canvas, ctx: Context, boards: Sequence[Any], forms: Seque
                 sheets = f"{tiling.pages} sheets" if tiling.pages > 1 else "1 sheet"
                 canvas.addOutlineEntry(f"{board.title} ({sheets})", key, level=0)
             draw_tile_page(canvas, form, board, tiling, t, marks, text, hatches)
+            if spot is not None and pages == 0:
+                draw_scale_check(canvas, ctx.sheets.scale, *spot, ctx.fonts["body"].regular)
             canvas.showPage()
             pages += 1
     return pages

@@ -31,7 +31,8 @@ def colour_report(pdf) -> dict:
     """Every colour operator, colour space and image of every content stream (pages and
     forms, nested), and the colour every piece of small text is shown in."""
     found = {"ops": {}, "spaces": set(), "images": set(), "max_ink": 0.0,
-             "small_rich_text": 0, "small_text": 0}
+             "small_rich_text": 0, "small_text": 0, "small_neutral_cmy": 0,
+             "inline_images": set(), "image_ink": 0.0, "shading_ink": 0.0, "annotations": 0}
     seen = set()
 
     def walk(stream, resources, scale):
@@ -67,6 +68,13 @@ def colour_report(pdf) -> dict:
                 found["small_text"] += 1
                 if sum(fill) >= 2.0 and sum(fill[:3]) > 0:
                     found["small_rich_text"] += 1
+                c, m, y, k = fill
+                if k >= 0.5 and c + m + y > 0 and max(c, m, y) - min(c, m, y) <= 0.1:
+                    found["small_neutral_cmy"] += 1     # dark grey text in four inks
+            if name == "INLINE IMAGE":
+                image = operands[0]
+                found["inline_images"].add(str(image.obj.get("/CS", image.obj.get(
+                    "/ColorSpace", "/DeviceGray"))))
             if name == "Do":
                 xobject = resources["/XObject"][str(operands[0])]
                 if xobject.objgen in seen:
@@ -74,13 +82,27 @@ def colour_report(pdf) -> dict:
                 seen.add(xobject.objgen)
                 if xobject.get("/Subtype") == "/Image":
                     found["images"].add(str(xobject.get("/ColorSpace")))
+                    if xobject.get("/ColorSpace") == "/DeviceCMYK":
+                        data = pikepdf.PdfImage(xobject).as_pil_image().tobytes()
+                        found["image_ink"] = max([found["image_ink"]] + [
+                            sum(data[i:i + 4]) / 255 for i in range(0, len(data), 4)])
                 else:
                     walk(xobject, xobject.get("/Resources") or resources, scale)
         for shading in ((resources or {}).get("/Shading") or {}).values():
             found["spaces"].add(str(shading["/ColorSpace"]))
+            function = shading.get("/Function")
+            for key in ("/C0", "/C1"):
+                if function is not None and key in function:
+                    found["shading_ink"] = max(found["shading_ink"],
+                                               sum(float(v) for v in function[key]))
 
     for page in pdf.pages:
         walk(page, page.obj.get("/Resources"), 1.0)
+        for annotation in page.obj.get("/Annots") or []:     # appearance streams too
+            found["annotations"] += 1
+            normal = (annotation.get("/AP") or {}).get("/N")
+            if isinstance(normal, pikepdf.Stream):
+                walk(normal, normal.get("/Resources"), 1.0)
     return found
 
 
@@ -97,6 +119,10 @@ def test_every_colour_operator_of_every_pdf_is_devicecmyk_within_the_ink_limit(c
             assert report["images"] <= {"/DeviceCMYK"}, path.name
             assert report["max_ink"] <= MAX_INK + EPS, (path.name, report["max_ink"])
             assert report["small_rich_text"] == 0, path.name
+            assert report["small_neutral_cmy"] == 0, path.name    # small dark text: K only
+            assert report["inline_images"] <= {"/DeviceCMYK", "/CMYK"}, path.name
+            assert report["image_ink"] <= MAX_INK + 1 / 255 + EPS, path.name
+            assert report["shading_ink"] <= MAX_INK + EPS, path.name
             total_small += report["small_text"]
     assert total_small > 1000          # the check saw the cards' text
 
@@ -205,6 +231,9 @@ def test_images_greys_and_gradients_are_converted_too():
         assert report["spaces"] <= {"/DeviceCMYK"}
         assert report["max_ink"] <= MAX_INK + EPS
         assert report["small_rich_text"] == 0 and report["small_text"] == 1
+        assert report["small_neutral_cmy"] == 0
+        assert report["shading_ink"] <= MAX_INK + EPS
+        assert 0 < report["image_ink"] <= MAX_INK + 1 / 255 + EPS
         image = next(x for x in pdf.pages[0].Resources.XObject.values()
                      if x.Subtype == "/Image")
         pixels = pikepdf.PdfImage(image).as_pil_image()
@@ -226,3 +255,25 @@ def test_a_colour_space_it_cannot_convert_is_an_error():
     canvas.save()
     with pytest.raises(CMYKError):
         to_cmyk(buffer.getvalue())
+
+
+def test_the_report_sees_four_ink_grey_text_and_an_rgb_inline_image():
+    """What the checks above must catch, drawn on purpose: small dark grey text in four
+    inks (not K alone), an RGB inline image, a shading past the ink limit."""
+    from reportlab.lib.colors import CMYKColor
+    from reportlab.pdfgen.canvas import Canvas
+    buffer = io.BytesIO()
+    canvas = Canvas(buffer, pagesize=(200, 200), invariant=1)
+    canvas.setFillColorCMYK(0.5, 0.5, 0.5, 0.8)
+    canvas.setFont("Helvetica", 7)
+    canvas.drawString(20, 20, "grey in four inks")
+    canvas.drawInlineImage(Image.new("RGB", (4, 4), (200, 30, 30)), 20, 60, 20, 20)
+    canvas.linearGradient(50, 100, 200, 150, (CMYKColor(1, 1, 1, 1), CMYKColor(0, 0, 0, 0)),
+                          extend=False)
+    canvas.showPage()
+    canvas.save()
+    with pikepdf.open(io.BytesIO(buffer.getvalue())) as pdf:
+        report = colour_report(pdf)
+    assert report["small_neutral_cmy"] == 1
+    assert report["inline_images"] - {"/DeviceCMYK", "/CMYK"}
+    assert report["shading_ink"] > MAX_INK

@@ -92,9 +92,11 @@ def test_pieces_that_do_not_fit_one_page_flow_through_a_grid(tmp_path):
     data = built(pack, tmp_path)
     pages = forms_per_page(data)
     per_sheet = 7 * 10   # 1 in cells 2.5 mm apart on A4 inside 8 mm margins
-    assert [sum(p.values()) for p in pages] == [per_sheet] * 3 + [225 - 3 * per_sheet]
+    kept = 3 * 2         # the first sheet's bottom right corner: the 25 mm scale check
+    assert [sum(p.values()) for p in pages] == [per_sheet - kept] + [per_sheet] * 2 + \
+        [225 - 3 * per_sheet + kept]
     text = PdfReader(io.BytesIO(data)).pages[3].extract_text()
-    assert "sheet 4 of 4" in text and f"{225 - 3 * per_sheet} CHITS" in text
+    assert "sheet 4 of 4" in text and f"{225 - 3 * per_sheet + kept} CHITS" in text
     qpdf_check(data, tmp_path)
 
 

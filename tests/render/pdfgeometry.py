@@ -39,6 +39,36 @@ class Stroke:
     depth: int            # 0: drawn on the page (marks, notes); 1 or more: inside a form (a face)
 
 
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box in page coordinates (points): a filled ``re`` rectangle, or
+    the bounding box of a form drawn on the page."""
+
+    page: int
+    x0: float
+    y0: float
+    x1: float
+    y1: float
+    depth: int            # 0: on the page; 1 or more: inside a form
+
+    @property
+    def width(self) -> float:
+        return self.x1 - self.x0
+
+    @property
+    def height(self) -> float:
+        return self.y1 - self.y0
+
+    def overlaps(self, other: Box, gap: float = 0.0) -> bool:
+        return (min(self.x1, other.x1) - max(self.x0, other.x0) > -gap
+                and min(self.y1, other.y1) - max(self.y0, other.y0) > -gap)
+
+
+def _box(page: int, points: list[tuple[float, float]], depth: int) -> Box:
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    return Box(page, min(xs), min(ys), max(xs), max(ys), depth)
+
+
 def _mul(a: Matrix, b: Matrix) -> Matrix:
     return (a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3],
             a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3],
@@ -88,15 +118,17 @@ class _Reader:
         self.texts: list[TextRun] = []
         self.strokes: list[Stroke] = []
         #: each form's operations, parsed once however often it is drawn
-        self.forms: dict[tuple[int, int], list[tuple[str, list]]] = {}
+        self._parsed: dict[tuple[int, int], list[tuple[str, list]]] = {}
 
     def operations(self, stream: pikepdf.Object) -> list[tuple[str, list]]:
         key = stream.objgen
         if key == (0, 0):                     # a direct object (a page): read once anyway
             return _operations(stream)
-        if key not in self.forms:
-            self.forms[key] = _operations(stream)
-        return self.forms[key]
+        if key not in self._parsed:
+            self._parsed[key] = _operations(stream)
+        return self._parsed[key]
+        self.fills: list[Box] = []          # every filled ``re`` rectangle
+        self.forms: list[Box] = []          # every form's bounding box, where it is drawn
 
     def walk(self, stream: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix,
              page: int, depth: int = 0) -> None:
@@ -108,6 +140,7 @@ class _Reader:
         tm = tlm = IDENTITY
         font, size, leading = "", 0.0, 0.0
         path: list[tuple[tuple[float, float], tuple[float, float]]] = []
+        rects: list[Box] = []
         start = current = (0.0, 0.0)
         for op, operands in self.operations(stream):
             if op == "q":
@@ -139,6 +172,7 @@ class _Reader:
                 corners = [_apply(ctm, x, y), _apply(ctm, x + w, y), _apply(ctm, x + w, y + h),
                            _apply(ctm, x, y + h)]
                 path.extend(zip(corners, corners[1:] + corners[:1]))
+                rects.append(_box(page, corners, depth))
                 start = current = corners[0]
             elif op == "h":
                 path.append((current, start))
@@ -149,10 +183,14 @@ class _Reader:
                 line = width * _scale(ctm)
                 self.strokes.extend(Stroke(page, a[0], a[1], b[0], b[1], line, depth)
                                     for a, b in path if a != b)
-                path = []
+                if op.startswith(("B", "b")):
+                    self.fills.extend(rects)
+                path, rects = [], []
             elif op in ("f", "F", "f*", "n", "W", "W*"):
+                if op in ("f", "F", "f*"):
+                    self.fills.extend(rects)
                 if op not in ("W", "W*"):
-                    path = []
+                    path, rects = [], []
             elif op == "BT":
                 tm = tlm = IDENTITY
             elif op == "Tf":
@@ -183,6 +221,11 @@ class _Reader:
                 xobject = xobjects.get(operands[0])
                 if xobject is not None and xobject.get("/Subtype") == "/Form":
                     matrix = tuple(float(v) for v in xobject.get("/Matrix", list(IDENTITY)))
+                    x0, y0, x1, y1 = (float(v) for v in xobject.get("/BBox"))
+                    m = _mul(matrix, ctm)  # type: ignore[arg-type]
+                    self.forms.append(_box(page, [_apply(m, x, y) for x, y in
+                                                  ((x0, y0), (x1, y0), (x1, y1), (x0, y1))],
+                                           depth))
                     self.walk(xobject, xobject.get("/Resources", resources),
                               _mul(matrix, ctm), page, depth + 1)  # type: ignore[arg-type]
 

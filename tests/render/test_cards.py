@@ -37,7 +37,9 @@ def sheets(reader: PdfReader) -> int:
 
 def test_page_count_and_paper_size(built):
     for key, paper in (("a4-long", A4), ("letter-short", LETTER)):
-        expected_sheets = sum(math.ceil(n / PER_SHEET[key]) for n in DECKS.values())
+        # the first deck's first sheet keeps a slot for the scale check
+        expected_sheets = sum(math.ceil((n + (i == 0)) / PER_SHEET[key])
+                              for i, n in enumerate(DECKS.values()))
         reader = PdfReader(built[key])
         assert len(reader.pages) == 2 * expected_sheets
         for page in reader.pages:
@@ -103,7 +105,7 @@ def test_grid_is_centred(built):
 def test_duplex_none_puts_backs_after_fronts(built):
     reader = PdfReader(built["a4-none"])
     first = placements(reader.pages[0])
-    research_sheets = math.ceil(90 / 9)
+    research_sheets = math.ceil((90 + 1) / 9)       # a slot kept for the scale check
     back = placements(reader.pages[research_sheets])
     assert [p[1] for p in first] == [p[1] for p in back]
 
@@ -178,7 +180,7 @@ def test_yaml_text_is_escaped(tmp_path: Path, pack_copy: Path):
     text = projects.read_text().replace("name: Synthetic Polymers", 'name: "R&D <Polymers>"', 1)
     projects.write_text(text)
     build(str(pack_copy), tmp_path, PrintOptions())
-    flat = page_texts(tmp_path / "eti-cards.pdf")[20]
+    flat = page_texts(tmp_path / "eti-cards.pdf")[22]     # research: 11 sheets
     assert "R&D <Polymers>" in flat
 
 
@@ -193,7 +195,9 @@ def test_a_secret_deck_never_leaves_a_card_alone_on_a_sheet(built, mode):
     assert counts == ([5, 5, 5, 5])
     research = next(o for o in reader.outline if o.title.startswith("Research cards"))
     start = reader.get_destination_page_number(research)
-    assert len(placements(reader.pages[start])) == PER_SHEET[mode]   # other decks fill sheets
+    # other decks fill their sheets (the file's first, research, keeps the scale check's slot)
+    assert len(placements(reader.pages[start])) == PER_SHEET[mode] - 1
+    assert len(placements(reader.pages[start + 2])) == PER_SHEET[mode]
 
 
 def test_balanced_sheets_differ_by_at_most_one_card():

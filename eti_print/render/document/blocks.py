@@ -183,6 +183,8 @@ class CoverPage(Stack):
     def __init__(self, children: list[Flowable], theme: Theme):
         super().__init__(children)
         self.theme = theme
+        #: How far above the page's middle the content is drawn (room for a scale check).
+        self.lift = 0.0
 
     def draw(self) -> None:
         t = self.theme
@@ -203,6 +205,6 @@ class CoverPage(Stack):
                     stroke=1, fill=0)
         c.restoreState()
         x = t.frame[0]
-        top = (ph + self.height) / 2
+        top = (ph + self.height) / 2 + self.lift
         for child, y, ch in self._placed:
             child.drawOn(c, x, top - y - ch)

@@ -9,8 +9,13 @@ from typing import Any
 
 from reportlab.pdfgen.canvas import Canvas
 
+from ...imposition import DEFAULT_EDGE_CLEARANCE, Rect
 from ...imposition_booklet import sheet_sides, two_up
 from ...pdfwriter import DocInfo, new_canvas
+from ...sheets import ScaleCheck
+from ...units import mm
+from ..scale import CLEAR, Footprint, draw_scale_check, find_spot
+from .blocks import CoverPage
 from .builder import build
 from .elements import Custom
 from .flowables import Heading, TocLine
@@ -61,14 +66,49 @@ def _decorate(c: Canvas, page: Page, theme: Theme, header: str) -> None:
     c.restoreState()
 
 
-def _draw_page(c: Canvas, page: Page, theme: Theme, header: str) -> None:
+def _draw_page(c: Canvas, page: Page, theme: Theme, header: str,
+               scale: ScaleCheck | None = None) -> None:
+    check = _scale_check(page, theme, scale) if scale is not None and page.number == 1 \
+        else None
     _decorate(c, page, theme, header)
     for f, x, y in page.items:
         f.drawOn(c, x, y)
+    if check is not None and scale is not None:
+        spot, ink = check
+        draw_scale_check(c, scale, *spot, theme.body.regular, theme.body.bold, ink=ink)
+
+
+def _scale_check(page: Page, theme: Theme, scale: ScaleCheck
+                 ) -> tuple[tuple[float, float], Any] | None:
+    """Where the first page's scale check goes, and its ink: bottom left, under the
+    page's content (on a cover, inside the panel in the cover's text colour, the
+    centred content lifted as far as the check needs); None if there is no room."""
+    pw, ph = theme.page
+    x0, y0, fw, fh = theme.frame
+    w, h = Footprint(scale).size
+    if page.cover:
+        covers = [f for f, _, _ in page.items if isinstance(f, CoverPage)]
+        height = max((f.height for f in covers), default=0.0)
+        inner = max(min(theme.margins) * 0.6 + 6 + mm(2), DEFAULT_EDGE_CLEARANCE)
+        below = (ph - height) / 2
+        lift = max(0.0, inner + h + 2 * CLEAR - below)
+        if lift > below - inner:                  # the content would reach the top rule
+            return None
+        for f in covers:
+            f.lift = lift
+        spot = find_spot(theme.page, (w, h), [Rect(0, below + lift, pw, height)], inner)
+        return None if spot is None else (spot, theme.panel if theme.cover else None)
+    lowest = min((y for _, _, y in page.items), default=y0 + fh)
+    top, right, bottom, left = theme.margins
+    taken = [Rect(x0, lowest, fw, y0 + fh - lowest),
+             Rect(pw - right - 48, bottom - 24, 48, 16)]    # page 1's number, at the right
+    spot = find_spot(theme.page, (w, h), taken, DEFAULT_EDGE_CLEARANCE)
+    return None if spot is None else (spot, None)
 
 
 def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
-              booklet: tuple[tuple[float, float], str] | None = None) -> tuple[bytes, int | None]:
+              booklet: tuple[tuple[float, float], str] | None = None,
+              scale: ScaleCheck | None = None) -> tuple[bytes, int | None]:
     """Draw ``pages``; with ``booklet=(sheet size, duplex)`` impose them two-up.
 
     Returns the PDF and, when imposed, the number of sheet sides.
@@ -81,7 +121,7 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
     outline: list[tuple[Heading, str]] = []
     if booklet is None:
         for page in pages:
-            _draw_page(c, page, theme, header)
+            _draw_page(c, page, theme, header, scale)
             for h, top in page.anchors:
                 if h.level <= 2 and h.key:
                     c.bookmarkHorizontal(h.key, 0, top + 4)
@@ -92,7 +132,7 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
         sheet, duplex = booklet
         for page in pages:
             c.beginForm(f"page{page.number}", 0, 0, *theme.page)
-            _draw_page(c, page, theme, header)
+            _draw_page(c, page, theme, header, scale)
             c.endForm()
         left_at, right_at = two_up(sheet, theme.page)
         by_number = {p.number: p for p in pages}
@@ -142,8 +182,10 @@ def render(markup: str, theme: Theme, icons: Any, *, where: str | None = None,
 
 
 def write_document(doc: Any, pages: list, theme: Theme,
-                   booklet: tuple[tuple[float, float], str] | None = None) -> Rendered:
-    """A built and paginated document (``build``, ``paginate``) drawn into a PDF."""
+                   booklet: tuple[tuple[float, float], str] | None = None,
+                   scale: ScaleCheck | None = None) -> Rendered:
+    """A built and paginated document (``build``, ``paginate``) drawn into a PDF, with
+    the ``scale`` check on its first page."""
     for page in pages:
         for f, _, _ in page.items:
             if isinstance(f, TocLine):
@@ -157,5 +199,6 @@ def write_document(doc: Any, pages: list, theme: Theme,
     data, sides = write_pdf(pages, theme, DocInfo(info.get("title", ""), info.get("subject", ""),
                                                   info.get("author", ""),
                                                   info.get("keywords", "")),
-                            info.get("header") or info.get("title", ""), booklet=booklet)
+                            info.get("header") or info.get("title", ""), booklet=booklet,
+                            scale=scale)
     return Rendered(data, len(pages), sides, headings)

@@ -357,7 +357,7 @@ def test_pages_bookmarks_and_metadata(rendered, paper):
     assert out["kind"] == "boards"
     assert out["print_on"] == "cardstock or heavy paper"
     assert out["counts"] == {"company": 6, "alien": 1}   # boards per pack.yaml entry
-    assert len(reader.pages) == out["pages"] == 6 * 6 + 2
+    assert len(reader.pages) == out["pages"] == 1 + 6 * 6 + 2     # the scale check's sheet first
     titles = [o.title for o in reader.outline]
     assert len(titles) == 7
     assert titles[0] == "Atlas Dynamics - company gameboard (6 sheets)"
