@@ -193,7 +193,7 @@ def rasterise_each(pdf: bytes, pages: Iterable[int], scale: float
 def _rgb_image(bitmap: Any) -> Any:
     """A PIL RGB image of an RGBx bitmap, over the bitmap's own memory: Pillow keeps an
     RGB image as four bytes a pixel, the fourth unused, which is pdfium's RGBx, so a
-    300 dpi board is held once (108 MiB for E.T.I.'s company board) instead of twice
+    300 dpi board is held once (108 MiB for the largest shipped board) instead of twice
     (its bitmap, then Pillow's copy).  Pixels and PNG bytes are the same either way.
     The image refers to the bitmap's buffer (a Python object, kept alive by the image)
     and is read-only: a change copies it first."""

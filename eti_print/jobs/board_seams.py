@@ -4,7 +4,7 @@ a piece on.
 A board larger than the paper is glued from sheets (``imposition_tiling``); each seam,
 the covering sheet's cut edge, is a line across the whole board.  On the chosen paper,
 no seam may come within ``SEAM_CLEARANCE`` of a text box or of a box the entry names in
-``seam_clear:`` (E.T.I.: data ports, track spaces, threat slots, vault spaces).  The
+``seam_clear:`` (a game's ports, track spaces, slots).  The
 tiling already moves seams off such boxes where the sheets' room allows; what is left
 is a problem at the board's pack.yaml entry, naming the board, the paper, the seam and
 the box.  Only the boxes' geometry is resolved here (no text is fitted); an entry whose
@@ -63,7 +63,7 @@ def boards(ctx: Context) -> list[Guarded]:
 def problems(ctx: Context, found: Iterable[Guarded]) -> list[Problem]:
     """A problem at the board's entry in pack.yaml for every seam of its tiling on this
     paper that crosses a guarded box, naming the board (its subject), paper, seam and box:
-    ``board 'alien': on A4 the seam 185 mm from the left crosses space_slot[4]``."""
+    ``board 'main': on A4 the seam 185 mm from the left crosses space_slot[4]``."""
     manifest = ctx.dataset.manifest
     out = []
     for board in found:

@@ -154,7 +154,7 @@ class RenderMemo:
         if kind in _PLAIN:
             return (kind, value)
         if kind in (list, tuple, dict):
-            # by content (the six company boards' spaces are alike), worked out once
+            # by content (the spaces of every board of a for_each entry are alike), worked out once
             # per object and kept with it
             known = self._contents.get(id(value))
             if known is None or known[0] is not value:

@@ -119,6 +119,8 @@ class _Reader:
         self.strokes: list[Stroke] = []
         #: each form's operations, parsed once however often it is drawn
         self._parsed: dict[tuple[int, int], list[tuple[str, list]]] = {}
+        self.fills: list[Box] = []          # every filled ``re`` rectangle
+        self.forms: list[Box] = []          # every form's bounding box, where it is drawn
 
     def operations(self, stream: pikepdf.Object) -> list[tuple[str, list]]:
         key = stream.objgen
@@ -127,8 +129,6 @@ class _Reader:
         if key not in self._parsed:
             self._parsed[key] = _operations(stream)
         return self._parsed[key]
-        self.fills: list[Box] = []          # every filled ``re`` rectangle
-        self.forms: list[Box] = []          # every form's bounding box, where it is drawn
 
     def walk(self, stream: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix,
              page: int, depth: int = 0) -> None:
