@@ -183,7 +183,7 @@ def test_reference_template_errors_name_the_template_line(tmp_path, capsys):
 
 def test_reference_longer_than_its_page_limit_fails(tmp_path, capsys):
     pack = copy_bundled("sci-tech", tmp_path / "st")
-    edit(pack / "pack.yaml", "    size: 8.8", "    size: 14")
+    edit(pack / "pack.yaml", "    size: 7.9", "    size: 14")
     lines = _cli_error(["build", str(pack), "--out", str(tmp_path / "out")], capsys)
     assert lines[0].startswith(f"pack.yaml:{line_of(pack / 'pack.yaml', 'pages: 1')}:"), lines
     assert "more than 1" in lines[0]
