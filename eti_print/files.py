@@ -31,6 +31,7 @@ import errno
 import hashlib
 import os
 import stat
+from collections.abc import Iterator
 from pathlib import Path
 
 from .errors import InputError, Problem
@@ -92,6 +93,18 @@ def resolve_inside(root: Path, path: Path, shown: str, *, line: int | None = Non
     return resolved
 
 
+def _chunks(fd: int, limit: int) -> Iterator[bytes]:
+    """The open file ``fd``'s bytes in chunks of at most 1 MiB, never more than ``limit``
+    of them in all (a file that grows while it is read is cut off there)."""
+    remaining = limit
+    while remaining > 0:
+        chunk = os.read(fd, min(remaining, 1 << 20))
+        if not chunk:
+            return
+        yield chunk
+        remaining -= len(chunk)
+
+
 def read(path: Path, shown: str, cap: int, *, root: Path | None = None,
          line: int | None = None, field: str | None = None, what: str = "file") -> bytes:
     """The bytes of the regular file ``path`` (shown as ``shown``), at most ``cap`` of
@@ -118,14 +131,7 @@ def read(path: Path, shown: str, cap: int, *, root: Path | None = None,
         opened = os.fstat(fd)
         if not stat.S_ISREG(opened.st_mode):       # swapped between the look and the open
             raise problem(NOT_REGULAR, hint=f"it is {_kind(opened.st_mode)}")
-        chunks: list[bytes] = []
-        remaining = cap + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
-            chunks.append(chunk)
-            remaining -= len(chunk)
+        chunks = list(_chunks(fd, cap + 1))
     except OSError as exc:
         raise InputError(os_problem(exc, shown, line=line, field=field)) from None
     finally:
@@ -172,13 +178,8 @@ def digest(path: Path, cap: int) -> bytes:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             return b"not a file"
-        remaining = cap + 1
-        while remaining > 0:
-            chunk = os.read(fd, min(remaining, 1 << 20))
-            if not chunk:
-                break
+        for chunk in _chunks(fd, cap + 1):
             h.update(chunk)
-            remaining -= len(chunk)
     except OSError:
         return b"unreadable"
     finally:
