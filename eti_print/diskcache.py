@@ -93,16 +93,20 @@ def code_hash() -> str:
         h = hashlib.sha256(FORMAT + sys.version.encode())
         _tree(h, _PACKAGE_DIR.parent, (_PACKAGE_DIR.name,), skip=("__pycache__",))
         plugins: set[str] = set()
+        # the installed distributions by name and version, not by where the folders of
+        # sys.path are: its first entry is the script's folder or the current one, so
+        # hashing the paths keyed ``python -m``, ``python -c`` and a profiler apart
+        installed: set[str] = set()
         for entry in sys.path:
             try:
                 names = sorted(n for n in os.listdir(entry or ".")
                                if n.endswith((".dist-info", ".egg-info")))
             except OSError:
                 continue
-            h.update(entry.encode("utf-8", "surrogateescape") + b"\0"
-                     + "\0".join(names).encode("utf-8", "surrogateescape"))
+            installed.update(names)
             for name in names:
                 plugins.update(_game_modules(Path(entry or ".", name, "entry_points.txt")))
+        h.update("\0".join(sorted(installed)).encode("utf-8", "surrogateescape"))
         # a game plugin of another distribution (an editable install keeps its version
         # while its code changes): its files too
         for top in sorted(plugins - {_PACKAGE_DIR.name}):

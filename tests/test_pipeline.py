@@ -316,3 +316,17 @@ def test_the_cache_key_follows_the_code_of_a_game_plugin(tmp_path, monkeypatch):
     (tmp_path / "site" / "mygame" / "game.py").write_text("GAME = 1\n")
     monkeypatch.setattr(diskcache, "_code_hash", None)
     assert diskcache.code_hash() != before
+
+
+def test_the_cache_key_does_not_follow_the_folder_python_was_started_from(tmp_path, monkeypatch):
+    """``python -m``, ``python -c`` and a profiler put different folders first on sys.path:
+    the same code and distributions are the same key, so one run's cache serves the others."""
+    from eti_print import diskcache
+    monkeypatch.setattr(diskcache, "_code_hash", None)
+    before = diskcache.code_hash()
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(diskcache, "_code_hash", None)
+    assert diskcache.code_hash() == before
+    (tmp_path / "other-2.0.dist-info").mkdir()       # a distribution there is part of it
+    monkeypatch.setattr(diskcache, "_code_hash", None)
+    assert diskcache.code_hash() != before
