@@ -57,7 +57,9 @@ class BoxSpec:
 
 
 def _specs() -> tuple[str, dict[str, str], dict[str, PropSpec], dict[str, BoxSpec]]:
-    raw = yaml.safe_load(SPEC_FILE.read_text(encoding="utf-8"))
+    # libyaml's safe loader where pyyaml has it: the same values, parsed ~10x faster
+    raw = yaml.load(SPEC_FILE.read_text(encoding="utf-8"),
+                    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
     def props(table: dict[str, Any]) -> dict[str, PropSpec]:
         return {name: PropSpec(name, p["type"], p["description"], p.get("default"),

@@ -23,7 +23,9 @@ _POINTS_PER_MM = 72.0 / 25.4
 
 def _load() -> tuple[str, dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
     import yaml
-    raw = yaml.safe_load(SPEC_FILE.read_text(encoding="utf-8"))
+    # libyaml's safe loader where pyyaml has it: the same values, parsed ~10x faster
+    raw = yaml.load(SPEC_FILE.read_text(encoding="utf-8"),
+                    Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
     return raw["description"], raw["values"], raw["budgets"]
 
 

@@ -239,14 +239,18 @@ def validate(doc: Document, schema: Schema) -> list[Problem]:
         return [doc.problem((), "the file must hold a mapping of keys to values")]
     # a value this schema passed in any process (by content: the parsed value and the
     # rules) passes again; only a pass is kept, so problems are always found afresh
-    key = hashlib.sha256(f"{fingerprint(doc.data)}\0{_rules_key(schema)}".encode()).hexdigest()
-    if _valid().get(key):
+    # (with the caches off, as ``--no-cache``, nothing is kept: no key is computed)
+    from .diskcache import enabled
+    key = hashlib.sha256(f"{fingerprint(doc.data)}\0{_rules_key(schema)}".encode()
+                         ).hexdigest() if enabled() else None
+    if key is not None and _valid().get(key):
         return []
     validator = schema.validator
     # no rule of ``RULES`` normalises (no defaults, coercion or renaming), so the
     # document is validated as it is, without cerberus' copy of it
     if validator.validate(doc.data, normalize=False):
-        _valid().keep(key, True)
+        if key is not None:
+            _valid().keep(key, True)
         return []
     problems = []
     for error in _leaves(list(validator._errors)):

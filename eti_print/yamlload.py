@@ -37,6 +37,9 @@ _FLOAT_RE = re.compile(r"^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$")
 _INF_RE = re.compile(r"^[-+]?\.(inf|Inf|INF)$")
 _NAN_RE = re.compile(r"^\.(nan|NaN|NAN)$")
 _CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
+_TAB_INDENT_RE = re.compile(r"^[ \t]*\t", re.MULTILINE)
+#: The first characters a number of the core schema can start with (``_INT_RE``...).
+_NUMBER_START = frozenset("+-.0123456789")
 
 _STD = "tag:yaml.org,2002:"
 _ALLOWED_TAGS = {_STD + t for t in ("str", "int", "float", "bool", "null", "map", "seq")}
@@ -118,6 +121,8 @@ def _scalar(node: ScalarNode) -> Any:
         return True
     if value in ("false", "False", "FALSE"):
         return False
+    if value[0] not in _NUMBER_START:       # most values: no pattern below can match
+        return value
     if _INT_RE.match(value):
         return _whole(node, value, 10)
     if _OCT_RE.match(value):
@@ -179,7 +184,8 @@ class _Builder:
                                  "perhaps through aliases)")
         if depth > MAX_DEPTH:
             raise _Located(node, f"nesting is deeper than {MAX_DEPTH} levels")
-        self.doc.locations.setdefault(path, _mark(node))
+        mark = node.start_mark
+        self.doc.locations.setdefault(path, (mark.line + 1, mark.column + 1))
         if isinstance(node, ScalarNode):
             return _scalar(node)
         if isinstance(node, SequenceNode):
@@ -191,6 +197,7 @@ class _Builder:
                 raise _Located(node, f"tag {node.tag!r} is not allowed")
             out: dict[Any, Any] = {}
             seen: dict[Any, tuple[int, int]] = {}
+            key_locations = self.doc.key_locations
             for key_node, value_node in node.value:
                 if key_node.tag == _STD + "merge" or (
                         isinstance(key_node, ScalarNode) and key_node.value == "<<"
@@ -209,14 +216,16 @@ class _Builder:
                         f"duplicate key {key!r} (first defined at line {first[0]})",
                         self.doc.path, line, col, format_path(path + (key,)) or None))
                     continue
-                seen[key] = _mark(key_node)
-                self.doc.key_locations[path + (key,)] = _mark(key_node)
-                out[key] = self.build(value_node, path + (key,), depth + 1)
+                here = path + (key,)
+                seen[key] = key_locations[here] = _mark(key_node)
+                out[key] = self.build(value_node, here, depth + 1)
             return out
         raise _Located(node, "unsupported YAML node")
 
 
 def _precheck(text: str, shown: str, problems: list[Problem]) -> None:
+    if not _TAB_INDENT_RE.search(text) and not _CONTROL_RE.search(text):
+        return                   # nothing to find: the line-by-line walk only locates it
     for number, line in enumerate(text.split("\n"), start=1):
         indent = len(line) - len(line.lstrip(" \t"))
         if "\t" in line[:indent]:
