@@ -13,7 +13,6 @@ from typing import Any
 from .errors import InputError, Problem
 from .pack import Pack, confine
 from .schema import Schema, load_checked, load_schema, validate
-from .spreadsheet import load_sheet, split_ref
 from .yamlload import Document, load
 
 
@@ -130,7 +129,8 @@ def load_dataset(pack: Pack, checks: bool = True) -> Dataset:
         sheet = entry if isinstance(entry, dict) else None
         name = sheet["name"] if sheet else entry
         try:
-            if sheet:
+            if sheet:       # a spreadsheet's rows: its reader only for a pack that has one
+                from .spreadsheet import load_sheet, split_ref
                 file, _sheet = split_ref(sheet["file"])
                 data_path = confine(pack.root, file, "cards", where=manifest.path, line=line,
                                     field=f"data[{index}].file")

@@ -79,14 +79,15 @@ def test_python_dash_m_runs_the_cli():
 HEAVY = ("yaml", "reportlab", "jinja2", "cerberus", "svglib", "lxml", "re2", "PIL")
 
 
-def _imported(args: list[str], env: dict[str, str]) -> tuple[str, list[str]]:
-    """A new process's output of ``eti-print ARGS``, and which of ``HEAVY`` it imported."""
+def _imported(args: list[str], env: dict[str, str],
+              modules: tuple[str, ...] = HEAVY) -> tuple[str, list[str]]:
+    """A new process's output of ``eti-print ARGS``, and which of ``modules`` it imported."""
     import json
     import subprocess
     import sys
     script = ("import json, sys\nfrom eti_print.cli import main\ntry:\n"
               "    main(sys.argv[1:])\nfinally:\n"
-              f"    print('loaded:', json.dumps([m for m in {HEAVY!r} if m in sys.modules]))\n")
+              f"    print('loaded:', json.dumps([m for m in {modules!r} if m in sys.modules]))\n")
     done = subprocess.run([sys.executable, "-c", script, *args], capture_output=True,
                           text=True, timeout=120, env=env)
     out, _, loaded = done.stdout.rpartition("loaded: ")
@@ -110,6 +111,34 @@ def test_a_cached_validate_or_build_and_a_commands_help_load_no_heavy_library(tm
         assert (tmp_path / "b" / name).read_bytes() == (tmp_path / "a" / name).read_bytes()
     out, loaded = _imported(["export", "--help"], env)
     assert "png" in out and loaded == []
+
+
+#: What a cold validate or build of a pack without spreadsheets never runs: the game's
+#: simulator and balance report, the exports, the server, the spreadsheet reader.
+UNUSED = ("eti_print.games.eti.sim", "eti_print.games.eti.balance", "eti_print.export",
+          "eti_print.serve", "eti_print.watch", "eti_print.spreadsheet", "eti_print.newpack",
+          "eti_print.reference", "eti_print.calibrate")
+
+
+def test_a_cold_validate_or_build_loads_only_the_modules_it_runs(tmp_path):
+    import os
+    env = {**os.environ, "ETI_PRINT_CACHE_DIR": str(tmp_path / "cache")}
+    out, loaded = _imported(["validate", "--no-cache"], env, UNUSED)
+    assert "OK" in out and loaded == []
+    _, loaded = _imported(["build", "--no-cache", "-q", "--out", str(tmp_path / "o")], env,
+                          UNUSED)
+    assert loaded == [] and (tmp_path / "o" / "eti-cards.pdf").exists()
+    # a pack whose data is a spreadsheet loads its reader
+    import shutil
+    sheet_pack = tmp_path / "ms"
+    shutil.copytree(REPO / "packs" / "mad-scientists", sheet_pack)
+    manifest = sheet_pack / "pack.yaml"
+    manifest.write_text(manifest.read_text().replace(
+        "data: [types, chits, credits]",
+        "data: [types, {name: chits, file: chits.csv, list: chits}, credits]"))
+    (sheet_pack / "cards" / "chits.yaml").unlink()
+    out, loaded = _imported(["validate", str(sheet_pack), "--no-cache"], env, UNUSED)
+    assert "OK" in out and loaded == ["eti_print.spreadsheet"]
 
 
 # ---------------------------------------------------------------------------
