@@ -241,7 +241,13 @@ class LayoutLibrary:
             if not isinstance(parent, str):
                 problems.append(doc.problem(("extends",), "must name a layout"))
             else:
-                for box in self._load(parent, chain + (name,), shown, pline, "extends").boxes:
+                # a parent is read once, however many layouts extend it (a parent in
+                # the cache loaded without a cycle, so none runs through it)
+                base = self._cache.get(parent)
+                if base is None:
+                    base = self._cache[parent] = self._load(parent, chain + (name,), shown,
+                                                            pline, "extends")
+                for box in base.boxes:
                     boxes[box.name] = box
                 self._files[name] = (own,) + self._files.get(parent, ())
         raw = doc.data.get("boxes")
