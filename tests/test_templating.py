@@ -74,7 +74,7 @@ def test_filter_errors_are_located(env):
 
 
 def test_inline_templates_are_compiled_once(env):
-    source = "{{ card.level }} cached"
+    source = "{{ card.level + 1 }} cached"   # not bare: compiled
     for _ in range(3):
         render(env, source)
     assert env._inline[source] is env._compile_inline(source)
@@ -316,7 +316,8 @@ def test_a_bare_attribute_template_renders_as_jinja2_does(tmp_path, value):
     from eti_print.templating import _bare_value, _render
     env = TemplateEnv(tmp_path)
     context = {"card": {"x": value}}
-    for source in ("{{ card.x }}", "{{card.x}}"):
+    for source in ("{{ card.x }}", "{{card.x}}", "{{ card.x }}mm", "<i>{{ card.x }}</i>",
+                   "threat-{{card.x}}", "a & b < {{ card.x }} ; c"):
         fast = _bare_value(source, context)
         assert fast is not None
         assert fast == _render(env._compile_inline(source), context)
@@ -331,6 +332,13 @@ def test_a_bare_attribute_template_renders_as_jinja2_does(tmp_path, value):
     ("{{ card.x }}", {"card": {"x": True}}),
     ("{{ card.x | upper }}", {"card": {"x": "a"}}),        # not bare
     ("{{ card.x }}", {"lookup": {"x": "a"}}),
+    ("{{ card.x }}\n", {"card": {"x": "a"}}),             # jinja2 drops a last line break
+    ("a\n{{ card.x }}", {"card": {"x": "a"}}),
+    ("{{{ card.x }}", {"card": {"x": "a"}}),               # another tag's braces
+    ("{{ card.x }}}", {"card": {"x": "a"}}),
+    ("{{ card.x }}{{ card.y }}", {"card": {"x": "a", "y": "b"}}),
+    ("{{ card.x }} {# c #}", {"card": {"x": "a"}}),
+    ("{{ none.x }}", {"none": {"x": "a"}}),                # a constant to jinja2, not a name
 ])
 def test_anything_but_a_plain_value_goes_through_jinja2(source, context):
     from eti_print.templating import _bare_value
