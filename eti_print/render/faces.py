@@ -90,6 +90,7 @@ class FaceResolver:
         # reads the art it uses.  Failures are never kept.
         self._static: dict[int, tuple[Box, list[Op]]] = {}
         self._fits: dict[tuple, Fitted] = {}
+        self._templates: dict[int, tuple[Box, frozenset[str]]] = {}
         self._recorder: Any = tracking.ACTIVE
 
     def resolve(self, layout: Layout, context: dict[str, Any], what: str,
@@ -124,11 +125,20 @@ class FaceResolver:
         return Face(self.width, self.height, self.bleed, tuple(ops))
 
     # -- properties ---------------------------------------------------------------
+    def _templated(self, box: Box) -> frozenset[str]:
+        """The properties of ``box`` that are templates (worked out once per box)."""
+        kept = self._templates.get(id(box))
+        if kept is None or kept[0] is not box:
+            if len(self._templates) >= _MEMO_MAX:
+                self._templates.clear()
+            kept = self._templates[id(box)] = (box, frozenset(
+                prop for prop, value in box.props.items() if is_template(value)))
+        return kept[1]
+
     def _value(self, box: Box, prop: str, context: dict[str, Any], default: Any = None) -> Any:
-        value = box.props.get(prop, default)
-        if is_template(value):
-            value = self._render(box, prop, value, context)
-        return value
+        if prop in self._templated(box):
+            return self._render(box, prop, box.props[prop], context)
+        return box.props.get(prop, default)
 
     def _render(self, box: Box, prop: str, source: str, context: dict[str, Any]) -> str:
         """An inline template's text, rendered once per distinct values it reads."""
@@ -154,7 +164,7 @@ class FaceResolver:
                  ) -> Any:
         """A property's value, a template's output checked against the property's type and
         limit (values written as they are were checked when the layout loaded)."""
-        if not is_template(box.props.get(prop)):
+        if prop not in self._templated(box):
             return box.props.get(prop, default)
         return check_value(box.type, prop, self._plain(box, prop, context), box.source,
                            box.line_of(prop), f"boxes.{box.name}.{prop}")
@@ -197,7 +207,7 @@ class FaceResolver:
             return kept[1]
         ops = [self._one(box, here, x, y, w, h)
                for here, x, y, w, h in self._placements(box, context)]
-        if not any(map(is_template, box.props.values())):   # the same on every card
+        if not self._templated(box):   # the same on every card
             if len(self._static) >= _MEMO_MAX:
                 self._static.clear()
             self._static[id(box)] = (box, ops)
