@@ -28,9 +28,9 @@ from jinja2.exceptions import (
     UndefinedError,
 )
 from jinja2.sandbox import ImmutableSandboxedEnvironment
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
-from . import template_budget, tracking
+from . import bare_templates, template_budget, tracking
 from .errors import InputError, Problem
 from .files import NOT_REGULAR, read
 from .pack import confine
@@ -46,7 +46,7 @@ MAX_TEMPLATE_BYTES = 1024 * 1024
 MAX_REPEAT = template_budget.CHARS
 #: Largest output of one render (characters) and longest render (seconds);
 #: checked whenever the template emits text.
-MAX_OUTPUT = 2_000_000
+MAX_OUTPUT = bare_templates.MAX_OUTPUT
 MAX_SECONDS = 10.0
 
 _INLINE = "<inline template>"
@@ -390,61 +390,8 @@ class TemplateEnv:
         return InputError(Problem(message, path, at_line, None, field, hint))
 
 
-#: A bare value template: a name and its attributes or indexes (``{{ card.title }}``,
-#: ``{{ ports[i].y }}``, ``{{ card.upgrades[0] }}``), maybe with ``| default(...)`` of
-#: a plain string or whole number, maybe between plain text on one line
-#: (``{{ token.slot }}mm``, ``<i>{{ card.motto }}</i>``): most of a pack's templates.
-#: The text has no brace (no other tag can begin or end there) and no line break
-#: (jinja2 drops a last one), so jinja2 would print it as it is.
-_NAME_RE = r"[A-Za-z_][A-Za-z0-9_]*"
-_INT_RE = r"(?:0|[1-9][0-9]*)"
-_STEP_RE = re.compile(rf"\.([A-Za-z][A-Za-z0-9_]*)|\[({_NAME_RE}|{_INT_RE})\]")
-_BARE_RE = re.compile(
-    rf"([^{{}}\n\r]*)\{{\{{ ?({_NAME_RE})"
-    rf"((?:\.[A-Za-z][A-Za-z0-9_]*|\[(?:{_NAME_RE}|{_INT_RE})\])+)"
-    rf"(?: ?\| ?default\((?:'([^'\\{{}}\n\r]*)'|({_INT_RE}))\))? ?\}}\}}([^{{}}\n\r]*)")
-#: Names jinja2 reads as constants or operators, never as a variable.
-_KEYWORDS = frozenset({"and", "or", "not", "in", "is", "if", "else", "true", "false", "none",
-                       "True", "False", "None"})
-_MISSING = object()
-
-
-def _bare_value(source: str, context: Mapping[str, Any]) -> Markup | None:
-    """What a bare value template (``_BARE_RE``) renders to, without jinja2, when that is
-    plainly text or a number reached through plain dicts (by key) and lists (by a whole
-    number, from 0), escaped as autoescape does; None for anything else (another
-    template, a missing or null value before ``default``, a name jinja2 would not look
-    up in the context, an attribute of the dict type, any other type), which then goes
-    through jinja2 with its errors and limits."""
-    m = _BARE_RE.fullmatch(source)
-    if m is None or not isinstance(context, dict):
-        return None
-    before, name, chain, default_text, default_number, after = m.groups()
-    if name in _KEYWORDS:
-        return None
-    value = context.get(name, _MISSING)
-    steps = _STEP_RE.findall(chain)
-    for n, (key, index) in enumerate(steps):
-        if key:
-            if type(value) is not dict or hasattr(dict, key):
-                return None
-            value = value.get(key, _MISSING)
-        else:
-            if index in _KEYWORDS or type(value) not in (list, tuple):
-                return None
-            at = int(index) if index[0].isdigit() else context.get(index)
-            if type(at) is not int or at < 0:
-                return None
-            value = value[at] if at < len(value) else _MISSING
-        if value is _MISSING and (n < len(steps) - 1 or not (default_text is not None
-                                                              or default_number)):
-            return None     # undefined: jinja2's located error
-    if value is _MISSING:
-        value = default_text if default_text is not None else int(default_number)
-    if type(value) not in (str, int, float) or (type(value) is str and len(value) > MAX_OUTPUT
-                                                - len(before) - len(after)):
-        return None
-    return Markup(before + str(escape(value)) + after)
+#: Templates of one value print without jinja2 (``bare_templates``); the tests call it so.
+_bare_value = bare_templates.value
 
 
 def _render(tmpl: Template, context: Mapping[str, Any]) -> Markup:
