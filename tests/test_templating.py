@@ -74,7 +74,7 @@ def test_filter_errors_are_located(env):
 
 
 def test_inline_templates_are_compiled_once(env):
-    source = "{{ card.level }} cached"
+    source = "{{ card.level | abs }} cached"   # a filter: compiled
     for _ in range(3):
         render(env, source)
     assert env._inline[source] is env._compile_inline(source)
@@ -316,11 +316,42 @@ def test_a_bare_attribute_template_renders_as_jinja2_does(tmp_path, value):
     from eti_print.templating import _bare_value, _render
     env = TemplateEnv(tmp_path)
     context = {"card": {"x": value}}
-    for source in ("{{ card.x }}", "{{card.x}}"):
+    for source in ("{{ card.x }}", "{{card.x}}", "{{ card.x }}mm", "<i>{{ card.x }}</i>",
+                   "threat-{{card.x}}", "a & b < {{ card.x }} ; c"):
         fast = _bare_value(source, context)
         assert fast is not None
         assert fast == _render(env._compile_inline(source), context)
         assert env.render_string(source, context, where="t.yaml") == fast
+
+
+_PORTS = {"ports": [{"y": 3, "n": "a&b"}, {"y": 4.5}], "i": 1, "card": {"up": [], "x": "é"}}
+
+
+@pytest.mark.parametrize("source", [
+    "{{ ports[i].y }}mm", "{{ ports[0].n }}", "{{ ports[1].y|default(0) }}",
+    "{{ card.up[0] | default('staffing') }}", "trait-{{ card.up[0] | default('a & b') }}",
+    "{{ card.flavor | default('') }}", "<i>{{ card.flavor | default('') }}</i>",
+    "RATING {{ card.ufos | default(0) }} OF 4", "{{ card.x | default('y') }}",
+])
+def test_an_indexed_or_defaulted_value_renders_as_jinja2_does(tmp_path, source):
+    from eti_print.templating import _bare_value, _render
+    env = TemplateEnv(tmp_path)
+    fast = _bare_value(source, _PORTS)
+    assert fast is not None
+    assert fast == _render(env._compile_inline(source), _PORTS)
+
+
+@pytest.mark.parametrize("source", [
+    "{{ ports[2].y }}",                  # past the end, no default: jinja2's error
+    "{{ ports[i].z }}",                  # missing, no default
+    "{{ card.nothing[0] | default('') }}",  # missing before the last step: an error
+    "{{ ports[-1].y }}", "{{ ports[01].y }}", "{{ ports[card].y }}", "{{ ports.y }}",
+    "{{ card[i] }}", "{{ ports[true].y }}", "{{ card.x | default('a', true) }}",
+    "{{ card.x | default(\"b\") }}", "{{ card.x | default('\\n') }}",
+])
+def test_anything_else_indexed_goes_through_jinja2(source):
+    from eti_print.templating import _bare_value
+    assert _bare_value(source, _PORTS) is None
 
 
 @pytest.mark.parametrize("source, context", [
@@ -331,6 +362,13 @@ def test_a_bare_attribute_template_renders_as_jinja2_does(tmp_path, value):
     ("{{ card.x }}", {"card": {"x": True}}),
     ("{{ card.x | upper }}", {"card": {"x": "a"}}),        # not bare
     ("{{ card.x }}", {"lookup": {"x": "a"}}),
+    ("{{ card.x }}\n", {"card": {"x": "a"}}),             # jinja2 drops a last line break
+    ("a\n{{ card.x }}", {"card": {"x": "a"}}),
+    ("{{{ card.x }}", {"card": {"x": "a"}}),               # another tag's braces
+    ("{{ card.x }}}", {"card": {"x": "a"}}),
+    ("{{ card.x }}{{ card.y }}", {"card": {"x": "a", "y": "b"}}),
+    ("{{ card.x }} {# c #}", {"card": {"x": "a"}}),
+    ("{{ none.x }}", {"none": {"x": "a"}}),                # a constant to jinja2, not a name
 ])
 def test_anything_but_a_plain_value_goes_through_jinja2(source, context):
     from eti_print.templating import _bare_value

@@ -15,20 +15,21 @@ from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
 
-from .. import template_budget
+from .. import template_budget, tracking
 from ..colour import readable
 from ..errors import InputError, Problem
 from ..fonts import FontSet
 from ..layout import Box, Layout, check_value, default, is_template
 from ..readability import TextRules, face_problems
 from ..templating import TemplateEnv
-from ..text import TextStyle, fit_markup
+from ..text import Fitted, TextStyle, fit_markup
 from ..text import draw as draw_text
 from .memo import RenderMemo
 
 _HEX = re.compile(r"^#[0-9A-Fa-f]{6}$")
 _ID = re.compile(r"^[a-z0-9]+(-[a-z0-9]+)*$")
 WHITE = HexColor("#FFFFFF")
+_MEMO_MAX = 8192
 INK_DARK = HexColor("#262626")
 
 
@@ -83,11 +84,23 @@ class FaceResolver:
         self.height = height
         self.bleed = bleed
         self._rendered = RenderMemo()   # what its templates rendered, by what they read
+        # What needs no card: the ops of a box without templates, by the box (held, so
+        # its id stays its own), and fitted text by what it fits.  Kept for one recorder
+        # of the build cache (``tracking.ACTIVE``) only, so every entry it computes still
+        # reads the art it uses.  Failures are never kept.
+        self._static: dict[int, tuple[Box, list[Op]]] = {}
+        self._fits: dict[tuple, Fitted] = {}
+        self._templates: dict[int, tuple[Box, frozenset[str]]] = {}
+        self._recorder: Any = tracking.ACTIVE
 
     def resolve(self, layout: Layout, context: dict[str, Any], what: str,
                 below: Sequence[Op] = ()) -> Face:
         """The face of one card; ``below``: what is drawn under it (a board resolved box
         by box), for telling light text on a dark ground."""
+        if tracking.ACTIVE is not self._recorder:
+            self._static.clear()
+            self._fits.clear()
+            self._recorder = tracking.ACTIVE
         with template_budget.session():     # one timer handler for all its renders
             return self._resolve(layout, context, what, below)
 
@@ -112,11 +125,20 @@ class FaceResolver:
         return Face(self.width, self.height, self.bleed, tuple(ops))
 
     # -- properties ---------------------------------------------------------------
+    def _templated(self, box: Box) -> frozenset[str]:
+        """The properties of ``box`` that are templates (worked out once per box)."""
+        kept = self._templates.get(id(box))
+        if kept is None or kept[0] is not box:
+            if len(self._templates) >= _MEMO_MAX:
+                self._templates.clear()
+            kept = self._templates[id(box)] = (box, frozenset(
+                prop for prop, value in box.props.items() if is_template(value)))
+        return kept[1]
+
     def _value(self, box: Box, prop: str, context: dict[str, Any], default: Any = None) -> Any:
-        value = box.props.get(prop, default)
-        if is_template(value):
-            value = self._render(box, prop, value, context)
-        return value
+        if prop in self._templated(box):
+            return self._render(box, prop, box.props[prop], context)
+        return box.props.get(prop, default)
 
     def _render(self, box: Box, prop: str, source: str, context: dict[str, Any]) -> str:
         """An inline template's text, rendered once per distinct values it reads."""
@@ -142,7 +164,7 @@ class FaceResolver:
                  ) -> Any:
         """A property's value, a template's output checked against the property's type and
         limit (values written as they are were checked when the layout loaded)."""
-        if not is_template(box.props.get(prop)):
+        if prop not in self._templated(box):
             return box.props.get(prop, default)
         return check_value(box.type, prop, self._plain(box, prop, context), box.source,
                            box.line_of(prop), f"boxes.{box.name}.{prop}")
@@ -180,8 +202,16 @@ class FaceResolver:
 
     # -- boxes --------------------------------------------------------------------
     def _box(self, box: Box, context: dict[str, Any], what: str) -> list[Op]:
-        return [self._one(box, here, x, y, w, h)
-                for here, x, y, w, h in self._placements(box, context)]
+        kept = self._static.get(id(box))
+        if kept is not None and kept[0] is box:
+            return kept[1]
+        ops = [self._one(box, here, x, y, w, h)
+               for here, x, y, w, h in self._placements(box, context)]
+        if not self._templated(box):   # the same on every card
+            if len(self._static) >= _MEMO_MAX:
+                self._static.clear()
+            self._static[id(box)] = (box, ops)
+        return ops
 
     def _placements(self, box: Box, context: dict[str, Any]
                     ) -> list[tuple[dict[str, Any], float, float, float, float]]:
@@ -266,8 +296,14 @@ class FaceResolver:
             upper=bool(box.props.get("upper", _d(box, "upper"))))
         rotate = float(self._checked(box, "rotate", ctx, 0))
         fw, fh = (h, w) if rotate % 180 == 90 else (w, h)
-        fitted = fit_markup(markup, fw, fh, style, self.art, where=box.source,
-                            line=box.line_of("text"), field=f"boxes.{box.name}")
+        key = (markup, repr(fw), repr(fh), style)
+        fitted = self._fits.get(key)
+        if fitted is None:
+            fitted = fit_markup(markup, fw, fh, style, self.art, where=box.source,
+                                line=box.line_of("text"), field=f"boxes.{box.name}")
+            if len(self._fits) >= _MEMO_MAX:
+                self._fits.clear()
+            self._fits[key] = fitted
         return Op("text", x, y, w, h, (fitted, rotate))
 
 

@@ -99,13 +99,20 @@ class FormCache:
     def __init__(self) -> None:
         self.names: dict[tuple, str] = {}
         self.faces: list[tuple[str, Face]] = []
+        # by the face object first: a deck repeats the same Face for every copy of a
+        # card, and a key is hashed through every op it holds
+        self._seen: dict[int, tuple[Face, str]] = {}
 
     def add(self, face: Face) -> str:
+        seen = self._seen.get(id(face))
+        if seen is not None and seen[0] is face:
+            return seen[1]
         key = face.key
         if key not in self.names:
             name = f"face{len(self.names)}"
             self.names[key] = name
             self.faces.append((name, face))
+        self._seen[id(face)] = (face, self.names[key])
         return self.names[key]
 
     def define_all(self, canvas: Canvas, art: Any, ink_saver: bool) -> None:
