@@ -175,7 +175,21 @@ class Setup:
 
 
 def entry_setup(ctx: Context, index: int, entry: dict[str, Any]) -> Setup:
-    """The entry's lengths (checked), its layout and a resolver at the board's size."""
+    """The entry's lengths (checked), its layout and a resolver at the board's size.
+    Without a build cache (nothing is tracked) the check stage's setup is the resolve
+    stage's too, and its resolver's templates rendered once for both (``render.memo``)."""
+    key = (KEY, "setup", index)
+    kept = ctx.memo.get(key) if ctx.cache is None else None
+    if kept is not None and kept[0] is entry and kept[1] is ctx.dataset \
+            and kept[2] is ctx.options:
+        return kept[3]
+    setup = _setup(ctx, index, entry)
+    if ctx.cache is None:
+        ctx.memo[key] = (entry, ctx.dataset, ctx.options, setup)
+    return setup
+
+
+def _setup(ctx: Context, index: int, entry: dict[str, Any]) -> Setup:
     manifest = ctx.dataset.manifest
     width = _length(ctx, entry, index, "width", 0.0)
     height = _length(ctx, entry, index, "height", 0.0)
