@@ -174,17 +174,18 @@ class Setup:
     board: dict[str, Any]       # ``board`` as templates see it
 
 
-def entry_setup(ctx: Context, index: int, entry: dict[str, Any]) -> Setup:
+def entry_setup(ctx: Context, index: int, entry: dict[str, Any], keep: bool = False) -> Setup:
     """The entry's lengths (checked), its layout and a resolver at the board's size.
-    Without a build cache (nothing is tracked) the check stage's setup is the resolve
-    stage's too, and its resolver's templates rendered once for both (``render.memo``)."""
+    Without a build cache (nothing is tracked) the check stage's setup (``keep``) is
+    handed on to the resolve stage, and its resolver's templates are rendered once for
+    both (``render.memo``)."""
     key = (KEY, "setup", index)
-    kept = ctx.memo.get(key) if ctx.cache is None else None
+    kept = ctx.memo.pop(key, None)
     if kept is not None and kept[0] is entry and kept[1] is ctx.dataset \
-            and kept[2] is ctx.options:
+            and kept[2] is ctx.options and ctx.cache is None:
         return kept[3]
     setup = _setup(ctx, index, entry)
-    if ctx.cache is None:
+    if keep and ctx.cache is None:
         ctx.memo[key] = (entry, ctx.dataset, ctx.options, setup)
     return setup
 
@@ -309,10 +310,10 @@ def entry_guarded(ctx: Context, index: int, entry: dict[str, Any], setup: Setup,
 def placed(ctx: Context, index: int, entry: dict[str, Any], setup: Setup
            ) -> dict[str, tuple[tuple[str, Rect], ...]]:
     """The guarded boxes of the entry's boards by board id, as the check stage placed
-    them in this build (``entry_guarded``), or {} if it did not: the same entry, layout
+    them in this build (``entry_guarded``, handed on once), or {}: the same entry, layout
     and templates give the same boxes, and what they read, the boards' resolve reads
     too (every box's geometry is worked out again to draw it)."""
-    kept = ctx.memo.get((KEY, "guarded", index))
+    kept = ctx.memo.pop((KEY, "guarded", index), None)     # handed on once
     if kept is None or kept[0] is not entry or kept[1] is not setup.layout \
             or kept[2] is not ctx.env:
         return {}
