@@ -48,7 +48,7 @@ def boards(ctx: Context) -> list[Guarded]:
     found: list[Guarded] = []
     for index, entry in enumerate(ctx.dataset.config.get("boards") or []):
         try:
-            setup = entry_setup(ctx, index, entry, keep=True)   # handed on to resolve
+            setup = entry_setup(ctx, index, entry)
         except InputError:
             continue
         placed: list = []

@@ -174,23 +174,8 @@ class Setup:
     board: dict[str, Any]       # ``board`` as templates see it
 
 
-def entry_setup(ctx: Context, index: int, entry: dict[str, Any], keep: bool = False) -> Setup:
-    """The entry's lengths (checked), its layout and a resolver at the board's size.
-    Without a build cache (nothing is tracked) the check stage's setup (``keep``) is
-    handed on to the resolve stage, and its resolver's templates are rendered once for
-    both (``render.memo``)."""
-    key = (KEY, "setup", index)
-    kept = ctx.memo.pop(key, None)
-    if kept is not None and kept[0] is entry and kept[1] is ctx.dataset \
-            and kept[2] is ctx.options and ctx.cache is None:
-        return kept[3]
-    setup = _setup(ctx, index, entry)
-    if keep and ctx.cache is None:
-        ctx.memo[key] = (entry, ctx.dataset, ctx.options, setup)
-    return setup
-
-
-def _setup(ctx: Context, index: int, entry: dict[str, Any]) -> Setup:
+def entry_setup(ctx: Context, index: int, entry: dict[str, Any]) -> Setup:
+    """The entry's lengths (checked), its layout and a resolver at the board's size."""
     manifest = ctx.dataset.manifest
     width = _length(ctx, entry, index, "width", 0.0)
     height = _length(ctx, entry, index, "height", 0.0)
