@@ -36,6 +36,8 @@ class Context:
     model: Any = None        # the game's model of the data (None for a pack without a game)
     game: Any = None         # the pack's game plugin (eti_print.games.Game), if any
     cache: Any = None        # a cache.BuildCache when rebuilding in one process (watch)
+    #: What one stage worked out for a later one of this build (``jobs.boards.placed``).
+    memo: dict[Any, Any] = field(default_factory=dict)
 
     @property
     def slug(self) -> str:

@@ -555,7 +555,22 @@ def crop_marks(spec: SheetSpec, slots: list[Slot] | None = None) -> list[Line]:
     # backs moved by --back-offset may bring a mark too near the edge: it goes
     clear = Rect(0, 0, *spec.paper).inset(spec.edge_clearance)
     half = (spec.mark_stroke + MARK_HALO) / 2
-    return [ln for ln in lines if clear.contains(ln.bounds().outset(half))]
+    return _inside(lines, clear, half)
+
+
+def _inside(lines: list[Line], clear: Rect, half: float) -> list[Line]:
+    """The lines whose bounds, ``half`` wider each way, ``clear`` contains: what
+    ``clear.contains(line.bounds().outset(half))`` tells, the same arithmetic inline."""
+    d = -half                         # outset(half) is inset(-half)
+    x0, y0 = clear.x - EPS, clear.y - EPS
+    x1, y1 = clear.right + EPS, clear.top + EPS
+    out = []
+    for ln in lines:
+        bx, by = min(ln.x1, ln.x2) + d, min(ln.y1, ln.y2) + d
+        if bx >= x0 and by >= y0 and bx + (abs(ln.x2 - ln.x1) - 2 * d) <= x1 \
+                and by + (abs(ln.y2 - ln.y1) - 2 * d) <= y1:
+            out.append(ln)
+    return out
 
 
 def _across(spec: SheetSpec, a: float, b: float) -> list[tuple[float, float]]:

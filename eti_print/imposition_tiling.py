@@ -10,7 +10,8 @@ count from the top of the board.
 from __future__ import annotations
 
 import math
-from bisect import bisect_left
+from array import array
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
@@ -98,29 +99,40 @@ SEAM_CLEARANCE = mm(2)
 
 
 def _seams(board: float, room: float, overlap: float, n: int,
-           avoid: Sequence[tuple[float, float]]) -> list[float]:
+           blocked: Sequence[tuple[float, float]]) -> list[float]:
     """Where the ``n - 1`` seams of one axis go: the covering piece's cut, measured from
     the start of the axis.  Piece ``c`` covers [seam(c) - overlap, seam(c + 1)], no
     longer than ``room``.  Each seam goes where equal pieces put it, or else to the
-    nearest place ``SEAM_CLEARANCE`` clear of every ``avoid`` interval that keeps every
-    piece inside ``room`` (left where it is if there is none: ``seam_conflicts``)."""
+    nearest place ``SEAM_CLEARANCE`` clear of every interval to avoid (``blocked``: those
+    intervals widened by the clearance, ``_union``) that keeps every piece inside
+    ``room`` (left where it is if there is none: ``seam_conflicts``)."""
     if n <= 1:
         return []
     length = (board + (n - 1) * overlap) / n
     seams: list[float] = []
     previous = overlap          # the first piece starts at 0
-    blocked = _union((a - SEAM_CLEARANCE, b + SEAM_CLEARANCE) for a, b in avoid)
     starts = [a for a, _ in blocked]
+    # every edge of the blocked union, in order (no edge lies inside another interval)
+    edges = [v for a, b in blocked for v in (a, b)]
     for c in range(1, n):
         preferred = c * (length - overlap) + overlap
         low = max(previous + EPS, board - (n - c) * (room - overlap))
         high = previous - overlap + room
-        # the free places: where equal pieces put the seam, unless it is blocked, and
-        # every edge of the blocked union (no edge lies inside another interval)
+        # the free places: where equal pieces put the seam, unless it is blocked, and the
+        # edges inside [low, high]; the nearest (then the lowest) is chosen
         inside = bisect_left(starts, preferred) - 1
-        candidates = ([] if inside >= 0 and preferred < blocked[inside][1] else [preferred]) \
-            + [v for a, b in blocked for v in (a, b)]
-        free = [v for v in candidates if low - EPS <= v <= high + EPS]
+        free = [] if inside >= 0 and preferred < blocked[inside][1] else [preferred]
+        free = [v for v in free if low - EPS <= v <= high + EPS]
+        first = bisect_left(edges, low - EPS)
+        last = bisect_right(edges, high + EPS)
+        here = bisect_left(edges, preferred, first, last)
+        if here < last:                  # the nearest edge at or above the preferred place
+            free.append(edges[here])
+        if here > first:                 # below it: the nearest, and of equal ones the lowest
+            k = here - 1
+            while k > first and preferred - edges[k - 1] == preferred - edges[k]:
+                k -= 1
+            free.append(edges[k])
         chosen = min(free, key=lambda v: (abs(v - preferred), v)) if free else preferred
         seams.append(chosen)
         previous = chosen
@@ -139,6 +151,25 @@ def _union(intervals: Iterable[tuple[float, float]]) -> list[tuple[float, float]
     return merged
 
 
+def _blocked(avoid: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """The places a seam must not fall: each interval widened by ``SEAM_CLEARANCE``."""
+    return _union([(a - SEAM_CLEARANCE, b + SEAM_CLEARANCE) for a, b in avoid])
+
+
+class _Crossings:
+    """How many of one axis's intervals each seam comes within ``SEAM_CLEARANCE`` of,
+    counted by bisection: those that start before it less those that end at or before
+    it (an interval ends after it starts)."""
+
+    def __init__(self, avoid: Iterable[tuple[float, float]]):
+        pairs = [(a - SEAM_CLEARANCE, b + SEAM_CLEARANCE) for a, b in avoid]
+        self.lows = sorted(a for a, _ in pairs)
+        self.highs = sorted(b for _, b in pairs)
+
+    def __call__(self, seams: Iterable[float]) -> int:
+        return sum(bisect_left(self.lows, x) - bisect_right(self.highs, x) for x in seams)
+
+
 def _spans(board: float, overlap: float, seams: list[float]) -> list[tuple[float, float]]:
     """(start, length) of each piece along one axis, from its seams."""
     starts = [0.0] + [v - overlap for v in seams]
@@ -147,17 +178,19 @@ def _spans(board: float, overlap: float, seams: list[float]) -> list[tuple[float
 
 
 def _layout(board_w: float, board_h: float, paper: tuple[float, float], margin: float,
-            overlap: float, avoid_x: Sequence[tuple[float, float]] = (),
-            avoid_y: Sequence[tuple[float, float]] = (), extra: tuple[int, int] = (0, 0)
+            overlap: float, blocked_x: Sequence[tuple[float, float]] = (),
+            blocked_down: Sequence[tuple[float, float]] = (), extra: tuple[int, int] = (0, 0)
             ) -> Tiling:
+    """One candidate tiling; ``blocked_x`` and ``blocked_down`` (``_blocked``) are the
+    places a seam must not fall, x and measured down from the board's top edge."""
     pw, ph = paper
     cols, _ = _split(board_w, pw - 2 * margin, overlap)
     rows, _ = _split(board_h, ph - 2 * margin, overlap)
     cols, rows = cols + (extra[0] if cols > 1 else 0), rows + (extra[1] if rows > 1 else 0)
-    xs = _spans(board_w, overlap, _seams(board_w, pw - 2 * margin, overlap, cols, avoid_x))
+    xs = _spans(board_w, overlap, _seams(board_w, pw - 2 * margin, overlap, cols, blocked_x))
     # rows count from the top: seams measured down from the board's top edge
-    down = [(board_h - b, board_h - a) for a, b in avoid_y]
-    ys = _spans(board_h, overlap, _seams(board_h, ph - 2 * margin, overlap, rows, down))
+    ys = _spans(board_h, overlap, _seams(board_h, ph - 2 * margin, overlap, rows,
+                                         blocked_down))
     tiles = []
     for row in range(rows):
         for col in range(cols):
@@ -174,6 +207,13 @@ def _layout(board_w: float, board_h: float, paper: tuple[float, float], margin: 
     return Tiling((board_w, board_h), paper, margin, overlap, rows, cols, tuple(tiles))
 
 
+#: Tilings already worked out, by the exact bits of their arguments: the boards of a
+#: ``for_each`` entry often guard the same boxes, and the check stage and the drawing
+#: ask for the same tilings.  A tiling is a pure function of its arguments.
+_TILINGS: dict[bytes, Tiling] = {}
+_TILINGS_MAX = 64
+
+
 def tile(board_w: float, board_h: float, paper_w: float, paper_h: float, margin: float,
          overlap: float, avoid_x: Sequence[tuple[float, float]] = (),
          avoid_y: Sequence[tuple[float, float]] = ()) -> Tiling:
@@ -188,6 +228,24 @@ def tile(board_w: float, board_h: float, paper_w: float, paper_h: float, margin:
     (board coordinates, y up) where the pieces' room allows: the pieces are
     then no longer equal.
     """
+    flat = [board_w, board_h, paper_w, paper_h, margin, overlap, len(avoid_x),
+            *(v for pair in avoid_x for v in pair), *(v for pair in avoid_y for v in pair)]
+    # floats only, told by their bits (0.0 apart from -0.0); anything else is not kept
+    key = array("d", flat).tobytes() if all(type(v) is float for v in flat[:6]) and all(
+        type(v) is float for v in flat[7:]) else None
+    found = _TILINGS.get(key) if key is not None else None
+    if found is None:
+        found = _tile(board_w, board_h, paper_w, paper_h, margin, overlap, avoid_x, avoid_y)
+        if key is not None:
+            if len(_TILINGS) >= _TILINGS_MAX:
+                _TILINGS.clear()
+            _TILINGS[key] = found
+    return found
+
+
+def _tile(board_w: float, board_h: float, paper_w: float, paper_h: float, margin: float,
+          overlap: float, avoid_x: Sequence[tuple[float, float]],
+          avoid_y: Sequence[tuple[float, float]]) -> Tiling:
     values = (board_w, board_h, paper_w, paper_h, margin, overlap)
     if not all(math.isfinite(v) for v in values):
         raise fail("board tiling needs finite sizes")
@@ -202,26 +260,28 @@ def tile(board_w: float, board_h: float, paper_w: float, paper_h: float, margin:
                    f"for the board on {show_mm(short)} x {show_mm(long_)} paper",
                    hint="use a smaller margin or overlap")
     extras = [(0, 0)] + ([(1, 0), (0, 1), (1, 1)] if avoid_x or avoid_y else [])
-    options = [_layout(board_w, board_h, paper, margin, overlap, avoid_x, avoid_y, extra)
+    # the places a seam must not fall, worked out once for every candidate
+    blocked_x = _blocked(avoid_x)
+    blocked_down = _blocked([(board_h - b, board_h - a) for a, b in avoid_y])
+    options = [_layout(board_w, board_h, paper, margin, overlap, blocked_x, blocked_down,
+                       extra)
                for extra in extras for paper in ((short, long_), (long_, short))]
-
-    def crossed(t: Tiling) -> int:
+    across_x, across_y = _Crossings(avoid_x), _Crossings(avoid_y)
+    crossed = []
+    for t in options:
         xs, ys = seams(t)
-        return (sum(1 for x in xs for a, b in avoid_x
-                    if a - SEAM_CLEARANCE < x < b + SEAM_CLEARANCE)
-                + sum(1 for y in ys for a, b in avoid_y
-                      if a - SEAM_CLEARANCE < y < b + SEAM_CLEARANCE))
+        crossed.append(across_x(xs) + across_y(ys))
+    clean = any(c == 0 for c in crossed)
 
-    clean = any(crossed(t) == 0 for t in options)
-
-    def cost(t: Tiling) -> tuple[int, int, int, float, bool]:
+    def cost(n: int) -> tuple[int, int, int, float, bool]:
         # an extra row or column of sheets only if it clears every seam
+        t = options[n]
         printed = sum(x.area.w * x.area.h for x in t.tiles)
-        first = crossed(t) if clean else 0
-        return (first, t.pages, crossed(t), round(printed - board_w * board_h, 6),
+        first = crossed[n] if clean else 0
+        return (first, t.pages, crossed[n], round(printed - board_w * board_h, 6),
                 t.landscape)
 
-    return min(options, key=cost)
+    return options[min(range(len(options)), key=cost)]
 
 
 def seams(tiling: Tiling) -> tuple[list[float], list[float]]:

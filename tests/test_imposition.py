@@ -562,3 +562,54 @@ def test_seams_move_off_what_they_must_not_cross() -> None:
     # neighbours still share exactly one glue strip
     left, right = moved.tiles[0], moved.tiles[1]
     assert left.area.right - right.area.x == pytest.approx(mm(10))
+
+
+def _nearest_free_seams(board, room, overlap, n, avoid):
+    """The seam rule of ``imposition_tiling._seams`` worked out pairwise: every edge of
+    every widened interval tried against every other interval."""
+    from eti_print.imposition import EPS
+    from eti_print.imposition_tiling import SEAM_CLEARANCE
+    if n <= 1:
+        return []
+    wide = [(a - SEAM_CLEARANCE, b + SEAM_CLEARANCE) for a, b in avoid]
+    length = (board + (n - 1) * overlap) / n
+    out, previous = [], overlap
+    for c in range(1, n):
+        preferred = c * (length - overlap) + overlap
+        low = max(previous + EPS, board - (n - c) * (room - overlap))
+        high = previous - overlap + room
+        free = [v for v in [preferred] + [v for a, b in wide for v in (a, b)]
+                if low - EPS <= v <= high + EPS and not any(a < v < b for a, b in wide)]
+        chosen = min(free, key=lambda v: (abs(v - preferred), v)) if free else preferred
+        out.append(chosen)
+        previous = chosen
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_seams_go_to_the_nearest_free_place_however_many_boxes(seed) -> None:
+    """Hundreds of boxes (a company board guards 250): the seams the tiling picks are
+    those of trying every edge against every box."""
+    import random
+
+    from eti_print.imposition_tiling import _blocked, _seams
+    rnd = random.Random(seed)
+    for _ in range(200):
+        board, room = rnd.uniform(mm(200), mm(1200)), rnd.uniform(mm(120), mm(280))
+        overlap = rnd.choice([0.0, mm(10), rnd.uniform(0, mm(30))])
+        n = rnd.randint(1, 6)
+        avoid = []
+        for _ in range(rnd.choice([0, 1, 5, 40, 250])):
+            a = rnd.choice([rnd.uniform(-10, board), board / 2, room - overlap])
+            avoid.append((a, a + rnd.choice([rnd.uniform(0.5, mm(30)), mm(4)])))
+        assert _seams(board, room, overlap, n, _blocked(avoid)) == \
+            _nearest_free_seams(board, room, overlap, n, avoid)
+
+
+def test_a_tiling_asked_again_is_the_same_and_minus_zero_is_not_zero() -> None:
+    args = (mm(510), mm(418), *PAPER["a4"], mm(8), mm(10))
+    avoid = [(mm(240), mm(262)), (0.0, mm(5))]
+    first = tile(*args, avoid_x=avoid, avoid_y=avoid)
+    assert tile(*args, avoid_x=list(avoid), avoid_y=avoid) is first
+    assert tile(*args, avoid_x=[(mm(240), mm(262)), (-0.0, mm(5))], avoid_y=avoid) \
+        is not first

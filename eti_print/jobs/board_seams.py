@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING
 from ..errors import InputError, Problem
 from ..imposition import Rect
 from ..imposition_tiling import seam_conflicts
-from .boards import each_board, entry_setup, guarded, guarded_tiling
+from .boards import entry_guarded, entry_setup, guarded_tiling
 
 if TYPE_CHECKING:  # pragma: no cover
     from ..context import Context
@@ -49,14 +49,15 @@ def boards(ctx: Context) -> list[Guarded]:
     for index, entry in enumerate(ctx.dataset.config.get("boards") or []):
         try:
             setup = entry_setup(ctx, index, entry)
-            placed: dict = {}       # boxes that never mention the item: placed once
-            for board_id, context in each_board(ctx, entry, setup.board):
-                boxes = guarded(setup.resolver, setup.layout, context, setup.height, setup.clear,
-                                placed, entry.get("as", "item") if "for_each" in entry else "")
-                found.append(Guarded(board_id, index, setup.width, setup.height, setup.margin,
-                                     setup.overlap, boxes))
         except InputError:
             continue
+        placed: list = []
+        try:
+            entry_guarded(ctx, index, entry, setup, placed)     # kept for the resolve stage
+        except InputError:
+            pass                        # the boards placed before the failure are checked
+        found.extend(Guarded(board_id, index, setup.width, setup.height, setup.margin,
+                             setup.overlap, boxes) for board_id, boxes in placed)
     return found
 
 

@@ -208,12 +208,16 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
     if entry.get("for_each") is None:
         ((_, context),) = each_board(ctx, entry, board)
         layers = resolve_layers(resolver, layout, context, f"board {entry['id']!r}", None, "")
+        boxes = placed(ctx, index, entry, setup).get(entry["id"])
+        if boxes is None:
+            boxes = guarded(resolver, layout, context, height, clear)
         return [Board(entry["id"], entry["title"], spec, layers, margin, overlap, output,
-                      entry["id"], guarded(resolver, layout, context, height, clear), index)]
+                      entry["id"], boxes, index)]
     name = entry.get("as", "item")
     title_line, _ = manifest.where(("boards", index, "title"))
     shared: dict[str, Face] = {}
-    placed: dict[str, Any] = {}
+    once: dict[str, Any] = {}
+    known = placed(ctx, index, entry, setup)
     boards: list[Board] = []
     problems: list[Problem] = []
     for board_id, context in each_board(ctx, entry, board):
@@ -224,9 +228,11 @@ def _resolve_entry(ctx: Context, index: int, entry: dict[str, Any]) -> list[Boar
         except InputError as exc:
             problems.extend(exc.problems)
             continue
+        boxes = known.get(board_id)
+        if boxes is None:
+            boxes = guarded(resolver, layout, context, height, clear, once, name)
         boards.append(Board(board_id, title, spec, layers, margin, overlap, output, entry["id"],
-                            guarded(resolver, layout, context, height, clear, placed, name),
-                            index))
+                            boxes, index))
     if problems:
         raise InputError(problems)
     return boards
@@ -269,6 +275,34 @@ def guarded(resolver: FaceResolver, layout: Layout, context: dict[str, Any],
         out.extend((b.name, Rect(b.x, height - b.y - b.h, b.w, b.h))
                    for b in placed if b.w > 0 and b.h > 0)
     return tuple(out)
+
+
+def entry_guarded(ctx: Context, index: int, entry: dict[str, Any], setup: Setup,
+                  into: list[tuple[str, tuple[tuple[str, Rect], ...]]]) -> None:
+    """(board id, guarded boxes) of every board of the entry, in turn into ``into``, the
+    boxes that never mention the item placed once; kept for the resolve stage
+    (``placed``) once every board's boxes are placed.  An error is raised as it is, the
+    boards before it left in ``into``."""
+    varying = entry.get("as", "item") if "for_each" in entry else ""
+    once: dict[str, Any] = {}
+    start = len(into)
+    for board_id, context in each_board(ctx, entry, setup.board):
+        into.append((board_id, guarded(setup.resolver, setup.layout, context, setup.height,
+                                       setup.clear, once, varying)))
+    ctx.memo[(KEY, "guarded", index)] = (entry, setup.layout, ctx.env, dict(into[start:]))
+
+
+def placed(ctx: Context, index: int, entry: dict[str, Any], setup: Setup
+           ) -> dict[str, tuple[tuple[str, Rect], ...]]:
+    """The guarded boxes of the entry's boards by board id, as the check stage placed
+    them in this build (``entry_guarded``, handed on once), or {}: the same entry, layout
+    and templates give the same boxes, and what they read, the boards' resolve reads
+    too (every box's geometry is worked out again to draw it)."""
+    kept = ctx.memo.pop((KEY, "guarded", index), None)     # handed on once
+    if kept is None or kept[0] is not entry or kept[1] is not setup.layout \
+            or kept[2] is not ctx.env:
+        return {}
+    return kept[3]
 
 
 def resolve(ctx: Context) -> list[Board]:

@@ -121,3 +121,30 @@ def test_the_covering_sheet_bleeds_past_its_cut_and_the_strip_is_blank_by_the_li
             else:
                 assert hatched.y - strip.y == pytest.approx(GLUE_CLEAR)
             assert GLUE_CLEAR >= mm(2) and COVER_BLEED >= mm(2)
+
+
+@pytest.mark.parametrize("pack", PACKS)
+def test_the_boxes_the_check_placed_are_those_the_boards_resolve_places(pack) -> None:
+    """The check stage's guarded boxes are kept for the boards' resolve: the boards
+    resolved after it are those of a build that never ran it."""
+    from eti_print.jobs import boards
+    checked = load(pack, PrintOptions())
+    assert check(checked) == []
+    assert any(key[0] == "boards" for key in checked.memo) == \
+        bool(checked.dataset.config.get("boards"))
+    fresh = load(pack, PrintOptions())
+    assert boards.resolve(checked) == boards.resolve(fresh)
+    assert checked.memo == {} and fresh.memo == {}      # handed on once, then dropped
+
+
+def test_boxes_kept_for_another_entry_are_not_taken() -> None:
+    from eti_print.jobs import boards
+    ctx = load(None, PrintOptions())
+    assert check(ctx) == []
+    index, entry = next((i, e) for i, e in enumerate(ctx.dataset.config["boards"])
+                        if e["id"] == "alien")
+    setup = boards.entry_setup(ctx, index, entry)
+    assert boards.placed(ctx, index, dict(entry), setup) == {}     # an equal copy: not it
+    assert check(ctx) == []
+    assert set(boards.placed(ctx, index, entry, setup)) == {"alien"}
+    assert boards.placed(ctx, index, entry, setup) == {}           # handed on once

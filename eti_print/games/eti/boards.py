@@ -302,7 +302,23 @@ def pieces_context(ctx: Context, item: Any = None) -> dict[str, Any]:
 
 
 def board_context(ctx: Context, kind: str, company: Any = None) -> dict[str, Any]:
-    """Everything a company (``kind`` "company") or alien board layout uses."""
+    """Everything a company (``kind`` "company") or alien board layout uses.  All but
+    ``company`` is the same on every board: worked out once per context object (a
+    tracked copy of a context, in the build cache, works it out again, so that what it
+    reads is recorded) and shared by the boards (templates cannot change it)."""
+    kept = ctx.__dict__.setdefault("_eti_board_contexts", {})
+    base = kept.get(kind)
+    if base is None:
+        base = kept[kind] = _board_names(ctx, kind)
+    context = dict(base)
+    if company is not None:
+        context["company"] = {"id": company["id"], "name": company["name"],
+                              "logo": company["logo"], "motto": company["motto"],
+                              **palette(company["colour"])}
+    return context
+
+
+def _board_names(ctx: Context, kind: str) -> dict[str, Any]:
     ds, db = ctx.dataset, ctx.model
     settings = db.board_settings
     rules = dict(ds.docs["game"].data["rules"])
@@ -328,8 +344,4 @@ def board_context(ctx: Context, kind: str, company: Any = None) -> dict[str, Any
         "turn": _steps(ctx, settings.turn, rules, settings, "turn"),
         "invasion": _steps(ctx, settings.invasion, rules, settings, "invasion"),
     }
-    if company is not None:
-        context["company"] = {"id": company["id"], "name": company["name"],
-                              "logo": company["logo"], "motto": company["motto"],
-                              **palette(company["colour"])}
     return context

@@ -439,3 +439,25 @@ def test_company_colours_keep_text_readable():
         assert p["ink"] in ("#1E2430", "#FFFFFF")
     assert palette("#E3B51C")["ink"] == "#1E2430"      # navy on yellow
     assert palette("#2356B0")["ink"] == "#FFFFFF"      # white on blue
+
+
+def test_the_company_boards_differ_in_their_company_alone() -> None:
+    """The boxes of the company boards that never name the company are resolved and
+    drawn once for all six: sound only while nothing else their templates see
+    changes from board to board (``lookup`` is made anew for each, alike)."""
+    ctx = load_context(None, PrintOptions())
+    index, entry = next((i, e) for i, e in enumerate(ctx.dataset.config["boards"])
+                        if e.get("for_each"))
+    setup = board_job.entry_setup(ctx, index, entry)
+    contexts = [c for _, c in board_job.each_board(ctx, entry, setup.board)]
+    assert len(contexts) == 6 and entry["as"] == "company"
+    first = contexts[0]
+    for other in contexts[1:]:
+        assert set(other) == set(first)
+        changed = {k for k in first if other[k] != first[k]}
+        assert changed == {"company", "lookup"}
+        assert other["lookup"].__code__ is first["lookup"].__code__
+        assert [c.cell_contents for c in other["lookup"].__closure__] == \
+            [c.cell_contents for c in first["lookup"].__closure__]
+    # and the shared names are one object for all six, worked out once
+    assert all(c["ports"] is first["ports"] for c in contexts)
