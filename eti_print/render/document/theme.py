@@ -39,9 +39,16 @@ class Theme:
 
     def style(self, family: Family | None = None, size: float | None = None,
               color: Color | None = None, **kw: Any) -> TextStyle:
-        kw.setdefault("icon_scale", 1.35)
-        return TextStyle(family=family or self.body, size=size or self.size,
-                         leading=kw.pop("leading", self.leading), color=color or self.ink, **kw)
+        # one style for every paragraph or cell that asks the same (a style is immutable)
+        key = (family, size, color, tuple(kw.items()))
+        made = self.__dict__.setdefault("_styles", {})
+        style = made.get(key)
+        if style is None:
+            kw.setdefault("icon_scale", 1.35)
+            style = made[key] = TextStyle(family=family or self.body, size=size or self.size,
+                                          leading=kw.pop("leading", self.leading),
+                                          color=color or self.ink, **kw)
+        return style
 
 
 # ---------------------------------------------------------------------------
