@@ -19,22 +19,32 @@ from .locate import _Source
 BIG = 100_000.0
 _EPS = 1e-6
 
-#: Text already set, per icon library (a document has its own, ``theme.FormIcons``), by
-#: (runs, width, style): the fitted text and its lines measured down from the top.  A
-#: document repeats itself (a table's "–", its numbers, a trait's name in every row), and
-#: the same runs in the same style at the same width set the same way (``text.fit`` is a
-#: function of them; what it returns is immutable).  Kept as long as the library is.
-_SET: weakref.WeakKeyDictionary[Any, dict[tuple, tuple[Fitted, tuple[Line, ...]]]] = \
+#: Text already set, by (runs, width, style): the fitted text and its lines.  A document
+#: repeats itself (a table's "–", its numbers, a trait's name in every row), and the same
+#: runs in the same style at the same width set the same way: ``text.fit`` is a function
+#: of them (and of the fonts, registered once per process), and what it returns is
+#: immutable.  Text without inline icons is kept for the process (a rebuild in ``watch``
+#: sets again only the text an edit changed), capped like ``text``'s own caches; text
+#: with icons also depends on the art library, so it is kept per library (a document has
+#: its own, ``theme.FormIcons``) and only as long as that library.
+_TEXT: dict[tuple, tuple[Fitted, tuple[Line, ...]]] = {}
+_TEXT_MAX = 8192
+_WITH_ICONS: weakref.WeakKeyDictionary[Any, dict[tuple, tuple[Fitted, tuple[Line, ...]]]] = \
     weakref.WeakKeyDictionary()
 
 
-def _set_for(icons: Any) -> dict[tuple, tuple[Fitted, tuple[Line, ...]]] | None:
+def _kept_for(runs: tuple[Run, ...], icons: Any
+              ) -> dict[tuple, tuple[Fitted, tuple[Line, ...]]] | None:
+    if not any(r.kind == "icon" for r in runs):
+        if len(_TEXT) >= _TEXT_MAX:
+            _TEXT.clear()
+        return _TEXT
     if icons is None:
         return None
     try:
-        memo = _SET.get(icons)
+        memo = _WITH_ICONS.get(icons)
         if memo is None:
-            memo = _SET[icons] = {}
+            memo = _WITH_ICONS[icons] = {}
     except TypeError:      # a library that cannot be weakly referenced: nothing kept
         return None
     return memo
@@ -89,17 +99,20 @@ class RichText(Flowable, _Located):
         text_width = width - self.indent
         if text_width <= 0:
             raise InputError(self._where(f"no room for text ({width:.1f} pt wide)"))
-        memo = _set_for(self.icons)
-        key = (tuple(self.runs), text_width, self.style)
+        runs = tuple(self.runs)
+        key = (runs, text_width, self.style)
+        memo = _kept_for(runs, self.icons)
         done = memo.get(key) if memo is not None else None
         if done is None:
             try:
-                fitted = fit(self.runs, text_width, BIG, self.style, self.icons)
+                fitted = fit(runs, text_width, BIG, self.style, self.icons)
             except InputError as exc:
                 if self.source is None:
                     raise
                 raise InputError([self.source.problem(p.message, p.hint)
                                   for p in exc.problems]) from None
+            if memo is _TEXT:      # no icons to draw: the library is not kept alive
+                fitted = replace(fitted, icons=None)
             # baselines measured from the top of the text, up (so negative): drawn
             # from the top, they need no second copy (``draw``)
             done = (fitted, tuple(replace(ln, baseline=ln.baseline - BIG)
