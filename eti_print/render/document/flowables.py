@@ -19,7 +19,9 @@ from .locate import _Source
 BIG = 100_000.0
 _EPS = 1e-6
 
-#: Text already set, by (runs, width, style): the fitted text and its lines.  A document
+#: Text already set, by (runs, width, style): the fitted text and its lines.  The style
+#: is keyed by identity (themes make one object per distinct style, ``theme._STYLES``),
+#: and each entry holds its style, so an identity is never reused while its entry lives.  A document
 #: repeats itself (a table's "–", its numbers, a trait's name in every row), and the same
 #: runs in the same style at the same width set the same way: ``text.fit`` is a function
 #: of them (and of the fonts, registered once per process), and what it returns is
@@ -27,14 +29,14 @@ _EPS = 1e-6
 #: sets again only the text an edit changed), capped like ``text``'s own caches; text
 #: with icons also depends on the art library, so it is kept per library (a document has
 #: its own, ``theme.FormIcons``) and only as long as that library.
-_TEXT: dict[tuple, tuple[Fitted, tuple[Line, ...]]] = {}
+_Set = tuple[Fitted, tuple[Line, ...], TextStyle]
+_TEXT: dict[tuple, _Set] = {}
 _TEXT_MAX = 8192
-_WITH_ICONS: weakref.WeakKeyDictionary[Any, dict[tuple, tuple[Fitted, tuple[Line, ...]]]] = \
-    weakref.WeakKeyDictionary()
+_WITH_ICONS: weakref.WeakKeyDictionary[Any, dict[tuple, _Set]] = weakref.WeakKeyDictionary()
 
 
 def _kept_for(runs: tuple[Run, ...], icons: Any
-              ) -> dict[tuple, tuple[Fitted, tuple[Line, ...]]] | None:
+              ) -> dict[tuple, _Set] | None:
     if not any(r.kind == "icon" for r in runs):
         if len(_TEXT) >= _TEXT_MAX:
             _TEXT.clear()
@@ -100,7 +102,7 @@ class RichText(Flowable, _Located):
         if text_width <= 0:
             raise InputError(self._where(f"no room for text ({width:.1f} pt wide)"))
         runs = tuple(self.runs)
-        key = (runs, text_width, self.style)
+        key = (runs, text_width, id(self.style))
         memo = _kept_for(runs, self.icons)
         done = memo.get(key) if memo is not None else None
         if done is None:
@@ -116,10 +118,10 @@ class RichText(Flowable, _Located):
             # baselines measured from the top of the text, up (so negative): drawn
             # from the top, they need no second copy (``draw``)
             done = (fitted, tuple(replace(ln, baseline=ln.baseline - BIG)
-                                  for ln in fitted.lines))
+                                  for ln in fitted.lines), self.style)
             if memo is not None:
                 memo[key] = done
-        self._fitted, self._lines = done
+        self._fitted, self._lines, _ = done
         self._for_width = width
 
     def _where(self, message: str) -> Problem:
