@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import re
 
@@ -22,6 +23,7 @@ from eti_print.render.document import (
     Gap,
     Theme,
     build,
+    flowables,
     paginate,
     parse_document,
     render,
@@ -195,6 +197,24 @@ def test_text_wider_than_the_page_is_an_error(theme, art):
     with pytest.raises(InputError) as info:
         render(doc("<p>" + "x" * 300 + "</p>"), theme, art, where=WHERE)
     assert str(info.value).startswith(f"{WHERE}:2:")
+
+
+def test_text_set_before_is_set_again_for_another_style_or_art(theme, art, tmp_path):
+    # text is kept once set (flowables._TEXT): the same words in a larger theme, or with
+    # an icon that another pack's art lacks, must not come back as they were first set
+    words = doc(("<p>" + " ".join(f"word{i:03d}" for i in range(400)) + "</p>") * 3)
+    bigger = dataclasses.replace(theme, size=theme.size * 1.5)
+    small = render(words, theme, art, where=WHERE)
+    large = render(words, bigger, art, where=WHERE)
+    assert large.pages > small.pages
+    flowables._TEXT.clear()
+    assert render(words, bigger, art, where=WHERE).data == large.data
+    assert render(words, theme, art, where=WHERE).data == small.data
+    with_icon = '<p>Beware <icon name="ufo"/> the saucer</p>'
+    render(doc(with_icon), theme, art, where=WHERE)
+    with pytest.raises(InputError) as info:
+        render(doc(with_icon), theme, ArtLibrary(tmp_path), where=WHERE)
+    assert "ufo" in str(info.value)
 
 
 def test_headings_stay_with_what_follows(theme, art):

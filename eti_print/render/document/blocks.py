@@ -138,6 +138,24 @@ class DocTable(Table, _Located):
 
     groups: frozenset[int] = frozenset()   # rows that head a group: never last on a page
 
+    #: The width the table was last measured at with every row (reportlab's ``_calc``).
+    _measured: float | None = None
+
+    def _calc(self, availWidth: float, availHeight: float) -> None:  # noqa: N803
+        """reportlab's measuring, done once per width.
+
+        Pagination asks a table's size again and again (placing it, finding room under a
+        heading, splitting it) at one width and different heights.  The height matters to
+        reportlab only to stop measuring rows early, which it does only in a table with
+        spanned cells whose rows already overflow it; so a table measured in full at this
+        width is measured the same again when it has no spans or the height holds it all.
+        """
+        if (self._measured == availWidth
+                and (not self._spanCmds or availHeight >= self._height)):
+            return
+        super()._calc(availWidth, availHeight)
+        self._measured = availWidth if self._hmax == len(self._argH) else None
+
     def split(self, aw: float, ah: float) -> list[Flowable]:
         head = self.repeatRows if isinstance(self.repeatRows, int) else len(self.repeatRows)
         rows = len(self._cellvalues)

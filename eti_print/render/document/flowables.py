@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
@@ -12,10 +13,44 @@ from reportlab.platypus import Flowable
 
 from ...errors import InputError, Problem
 from ...text import Fitted, Line, Run, TextStyle, fit, font_metrics
+from ...text import draw as draw_text
 from .locate import _Source
 
 BIG = 100_000.0
 _EPS = 1e-6
+
+#: Text already set, by (runs, width, style): the fitted text and its lines.  The style
+#: is keyed by identity (themes make one object per distinct style, ``theme._STYLES``),
+#: and each entry holds its style, so an identity is never reused while its entry lives.  A document
+#: repeats itself (a table's "–", its numbers, a trait's name in every row), and the same
+#: runs in the same style at the same width set the same way: ``text.fit`` is a function
+#: of them (and of the fonts, registered once per process), and what it returns is
+#: immutable.  Text without inline icons is kept for the process (a rebuild in ``watch``
+#: sets again only the text an edit changed), capped like ``text``'s own caches; text
+#: with icons also depends on the art library, so it is kept per library (a document has
+#: its own, ``theme.FormIcons``) and only as long as that library.
+_Set = tuple[Fitted, tuple[Line, ...], TextStyle]
+_TEXT: dict[tuple, _Set] = {}
+_TEXT_MAX = 8192
+_WITH_ICONS: weakref.WeakKeyDictionary[Any, dict[tuple, _Set]] = weakref.WeakKeyDictionary()
+
+
+def _kept_for(runs: tuple[Run, ...], icons: Any
+              ) -> dict[tuple, _Set] | None:
+    if not any(r.kind == "icon" for r in runs):
+        if len(_TEXT) >= _TEXT_MAX:
+            _TEXT.clear()
+        return _TEXT
+    if icons is None:
+        return None
+    try:
+        memo = _WITH_ICONS.get(icons)
+        if memo is None:
+            memo = _WITH_ICONS[icons] = {}
+    except TypeError:      # a library that cannot be weakly referenced: nothing kept
+        return None
+    return memo
+
 
 class Where:
     """Where a flowable came from; located lazily, only when there is a problem."""
@@ -66,16 +101,27 @@ class RichText(Flowable, _Located):
         text_width = width - self.indent
         if text_width <= 0:
             raise InputError(self._where(f"no room for text ({width:.1f} pt wide)"))
-        try:
-            fitted = fit(self.runs, text_width, BIG, self.style, self.icons)
-        except InputError as exc:
-            if self.source is None:
-                raise
-            raise InputError([self.source.problem(p.message, p.hint)
-                              for p in exc.problems]) from None
-        # baselines measured down from the top of the text
-        self._lines = tuple(replace(ln, baseline=BIG - ln.baseline) for ln in fitted.lines)
-        self._fitted = fitted
+        runs = tuple(self.runs)
+        key = (runs, text_width, id(self.style))
+        memo = _kept_for(runs, self.icons)
+        done = memo.get(key) if memo is not None else None
+        if done is None:
+            try:
+                fitted = fit(runs, text_width, BIG, self.style, self.icons)
+            except InputError as exc:
+                if self.source is None:
+                    raise
+                raise InputError([self.source.problem(p.message, p.hint)
+                                  for p in exc.problems]) from None
+            if memo is _TEXT:      # no icons to draw: the library is not kept alive
+                fitted = replace(fitted, icons=None)
+            # baselines measured from the top of the text, up (so negative): drawn
+            # from the top, they need no second copy (``draw``)
+            done = (fitted, tuple(replace(ln, baseline=ln.baseline - BIG)
+                                  for ln in fitted.lines), self.style)
+            if memo is not None:
+                memo[key] = done
+        self._fitted, self._lines, _ = done
         self._for_width = width
 
     def _where(self, message: str) -> Problem:
@@ -107,8 +153,8 @@ class RichText(Flowable, _Located):
     def _part(self, lines: tuple[Line, ...], first: bool) -> RichText:
         part = RichText([], self.style, self.icons, indent=self.indent,
                         bullet=self.bullet if first else None, min_lines=1)
-        offset = lines[0].baseline - self._ascent
-        part._lines = tuple(replace(ln, baseline=ln.baseline - offset) for ln in lines)
+        offset = -lines[0].baseline - self._ascent
+        part._lines = tuple(replace(ln, baseline=ln.baseline + offset) for ln in lines)
         part._fitted = self._fitted
         part._for_width = self._for_width
         part.spaceBefore = self.spaceBefore if first else 0.0
@@ -119,12 +165,11 @@ class RichText(Flowable, _Located):
     def draw(self) -> None:
         if not self._lines or self._fitted is None:
             return
-        from ...text import draw as draw_text
         h = self.height
-        lines = tuple(replace(ln, baseline=h - ln.baseline) for ln in self._lines)
-        draw_text(self.canv, replace(self._fitted, lines=lines, height=h), self.indent, 0)
+        # the lines' baselines are below the top (negative): drawn from the top at h
+        draw_text(self.canv, replace(self._fitted, lines=self._lines, height=h), self.indent, h)
         if self.bullet is not None:
-            self.bullet(self.canv, 0, h - self._lines[0].baseline, self)
+            self.bullet(self.canv, 0, h + self._lines[0].baseline, self)
 
 
 class Heading(RichText):
@@ -233,17 +278,15 @@ class TocLine(Flowable):
         return aw, h
 
     def draw(self) -> None:
-        from ...text import draw as draw_text
-        from ...text import fit as fit_runs
         c = self.canv
         self.text.drawOn(c, 0, 0)
         number = str(self.pages.get(self.key, ""))
-        f = fit_runs([Run.of(number)], 30, self.height + 4, replace(self.number_style,
+        f = fit([Run.of(number)], 30, self.height + 4, replace(self.number_style,
                                                                      align="right"))
         lines = self.text._lines or ()
         if not lines:
             return
-        base = self.height - lines[-1].baseline
+        base = self.height + lines[-1].baseline   # baselines are negative: below the top
         draw_text(c, replace(f, lines=tuple(replace(ln, baseline=base) for ln in f.lines)),
                   self.width - 30, 0)
         end = self.text.indent + max(ln.width for ln in lines[-1:]) + 4

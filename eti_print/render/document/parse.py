@@ -112,38 +112,37 @@ class _Reader:
     def element(self, el: etree._Element, parent: Node | None) -> Node:
         tree = self.tree
         name = el.tag
-        shown = tree.shown(el)
         line = tree.line(el)
         spec = self.specs.get(name)
         if spec is None:
-            raise self.fail(f"unknown element <{name}>", line, shown,
+            raise self.fail(f"unknown element <{name}>", line, tree.shown(el),
                             "elements are " + ", ".join(sorted(self.specs)))
         ptag = parent.tag if parent is not None else None
         if name == "document" and parent is not None:
-            raise self.fail("<document> may only be the root", line, shown)
+            raise self.fail("<document> may only be the root", line, tree.shown(el))
         if name in _ONLY_IN and ptag not in _ONLY_IN[name]:
             raise self.fail(f"<{name}> belongs inside <{'> or <'.join(_ONLY_IN[name])}>",
-                            line, shown)
+                            line, tree.shown(el))
         if spec.top_level and ptag != "document":
             raise self.fail(f"<{name}> may only appear at the top level of the document",
-                            line, shown)
+                            line, tree.shown(el))
         attrs: dict[str, str] = {}
         for key, value in tree.attrs(el):
             if key not in spec.attrs:
                 allowed = ", ".join(spec.attrs) if spec.attrs else "none"
-                raise self.fail(f"<{name}> has no attribute {key!r}", line, shown,
+                raise self.fail(f"<{name}> has no attribute {key!r}", line, tree.shown(el),
                                 f"attributes of <{name}>: {allowed}")
             attrs[key] = value
         missing = [k for k in spec.required if k not in attrs]
         if missing:
-            raise self.fail(f"<{name}> needs the attribute {missing[0]!r}", line, shown)
+            raise self.fail(f"<{name}> needs the attribute {missing[0]!r}", line, tree.shown(el))
         node = Node(name, attrs, line)
         if tree.self_closing(el):
             if spec.content == INLINE:
                 node.runs = []
             return node
         if spec.content == EMPTY:
-            raise self.fail(f"write <{name} .../>: it holds no content", line, shown)
+            raise self.fail(f"write <{name} .../>: it holds no content", line, tree.shown(el))
         if spec.content == INLINE:
             node.runs = inline_runs(tree, el, lambda child, message, hint: self.fail(
                 f"in <{name}>: {message}", tree.line(child), tree.shown(child), hint))

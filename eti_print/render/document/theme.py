@@ -10,6 +10,12 @@ from reportlab.lib.colors import Color, HexColor
 from ...fonts import Family
 from ...text import TextStyle
 
+#: Every style a theme made, one object per distinct value in the process: text set once
+#: (``flowables.RichText``) is found again by its style's identity, which costs nothing
+#: to hash, in this document and in the next build of the same one.
+_STYLES: dict[TextStyle, TextStyle] = {}
+_STYLES_MAX = 4096
+
 
 @dataclass(frozen=True)
 class Theme:
@@ -39,9 +45,19 @@ class Theme:
 
     def style(self, family: Family | None = None, size: float | None = None,
               color: Color | None = None, **kw: Any) -> TextStyle:
-        kw.setdefault("icon_scale", 1.35)
-        return TextStyle(family=family or self.body, size=size or self.size,
-                         leading=kw.pop("leading", self.leading), color=color or self.ink, **kw)
+        # one style for every paragraph or cell that asks the same (a style is immutable)
+        key = (family, size, color, tuple(kw.items()))
+        made = self.__dict__.setdefault("_styles", {})
+        style = made.get(key)
+        if style is None:
+            kw.setdefault("icon_scale", 1.35)
+            style = TextStyle(family=family or self.body, size=size or self.size,
+                              leading=kw.pop("leading", self.leading),
+                              color=color or self.ink, **kw)
+            if len(_STYLES) >= _STYLES_MAX:
+                _STYLES.clear()
+            style = made[key] = _STYLES.setdefault(style, style)
+        return style
 
 
 # ---------------------------------------------------------------------------
