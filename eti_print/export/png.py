@@ -13,7 +13,7 @@ instead, a band-high bitmap with the origin moved up by the band's top, changes 
 **Held once, a band at a time.**  That tall bitmap is pdfium's own, whose memory the
 kernel gives only where pdfium draws; each band's whole pages are handed back
 (``madvise(MADV_DONTNEED)``) once the band is encoded.  A 300 dpi company board (6095 x
-5008 px, 116 MB as one bitmap) needs about 6 MB at a time.
+5008 px, 116 MB as one bitmap) needs about 8 MB at a time.
 
 **Encoding.**  PNG rows without a filter (filter type 0), deflated by ISA-L at level
 1 (``isal``), chosen by measurement (``bench/bench_export.py --levels``, the
@@ -32,8 +32,9 @@ import struct
 import zlib
 from typing import Any
 
-#: Rows of one band: 256 rows of a 6095 px board are 6 MB of bitmap.
-BAND_ROWS = 256
+#: Bitmap bytes of one band at most: a card (825 x 1125 px, 3.7 MB) is one band, a
+#: 6095 px wide board 344 rows at a time.
+BAND_BYTES = 8 << 20
 
 #: ISA-L's deflate level (0 to 3): level 1 by measurement (the README's table).
 ISAL_LEVEL = 1
@@ -57,7 +58,9 @@ def page_size(page: Any, scale: float) -> tuple[int, int]:
 class PngWriter:
     """An 8-bit RGB PNG fed band by band (``add``), tagged sRGB, at ``dpi`` if given."""
 
-    def __init__(self, width: int, height: int, dpi: int | None, level: int = ISAL_LEVEL):
+    def __init__(self, width: int, height: int, dpi: int | None, level: int = ISAL_LEVEL,
+                 deflate: Any = None):
+        """``deflate``: a zlib-like ``compressobj`` instead of ISA-L's (the bench's)."""
         from isal import isal_zlib
 
         from .faces import srgb_profile
@@ -69,17 +72,19 @@ class PngWriter:
         if dpi is not None:
             ppm = int(dpi / 0.0254 + 0.5)     # pixels per metre, as Pillow writes them
             self._parts.append(_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)))
-        self._deflate = isal_zlib.compressobj(level)
+        self._deflate = deflate if deflate is not None else isal_zlib.compressobj(level)
 
     def add(self, rgb: bytes) -> None:
         """Whole rows of packed RGB, top to bottom."""
         stride = 3 * self.width
         if len(rgb) % stride:
             raise ValueError(f"{len(rgb)} bytes are not whole rows of {self.width} px")
-        self.rows += len(rgb) // stride
+        count = len(rgb) // stride
+        self.rows += count
         view = memoryview(rgb)
-        data = b"".join(b"\0" + view[i:i + stride] for i in range(0, len(rgb), stride))
-        out = self._deflate.compress(data)
+        parts: list[Any] = [b"\0"] * (2 * count)     # filter type 0 before each row
+        parts[1::2] = [view[i:i + stride] for i in range(0, len(rgb), stride)]
+        out = self._deflate.compress(b"".join(parts))
         if out:
             self._parts.append(_chunk(b"IDAT", out))
 
@@ -92,13 +97,18 @@ class PngWriter:
         return data
 
 
-def image_png(image: Any, dpi: int | None = None) -> bytes:
-    """A PIL RGB image as a streamed PNG (band by band)."""
-    writer = PngWriter(image.width, image.height, dpi)
-    for top in range(0, image.height, BAND_ROWS):
-        writer.add(image.crop((0, top, image.width, min(image.height, top + BAND_ROWS)))
-                   .tobytes())
-    return writer.finish()
+def image_png(image: Any, dpi: int | None = None, **writer: Any) -> bytes:
+    """A PIL RGB image as a streamed PNG (band by band); ``writer``: ``PngWriter``'s
+    options."""
+    png = PngWriter(image.width, image.height, dpi, **writer)
+    band = _band_rows(4 * image.width)
+    for top in range(0, image.height, band):
+        png.add(image.crop((0, top, image.width, min(image.height, top + band))).tobytes())
+    return png.finish()
+
+
+def _band_rows(stride: int) -> int:
+    return max(1, BAND_BYTES // stride)
 
 
 def page_png(page: Any, scale: float, dpi: int) -> tuple[tuple[int, int], bytes]:
@@ -121,15 +131,17 @@ def page_png(page: Any, scale: float, dpi: int) -> tuple[tuple[int, int], bytes]
         flags = pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER
         writer = PngWriter(width, height, dpi)
         released = address
-        for top in range(0, height, BAND_ROWS):
-            rows = min(BAND_ROWS, height - top)
+        band_rows = _band_rows(stride)
+        for top in range(0, height, band_rows):
+            rows = min(band_rows, height - top)
             pdfium_c.FPDFBitmap_FillRect(bitmap, 0, top, width, rows, 0xFFFFFFFF)
             clip = pdfium_c.FS_RECTF(0, top, width, top + rows)
             pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page.raw, matrix, clip, flags)
             band = (ctypes.c_char * (rows * stride)).from_address(address + top * stride)
             writer.add(Image.frombuffer("RGB", (width, rows), band, "raw", "RGBX", stride, 1)
                        .tobytes("raw", "RGB"))
-            released = _release(released, address + (top + rows) * stride)
+            if top + rows < height:     # the last band's memory goes with the bitmap
+                released = _release(released, address + (top + rows) * stride)
         return (width, height), writer.finish()
     finally:
         pdfium_c.FPDFBitmap_Destroy(bitmap)
