@@ -39,6 +39,9 @@ BAND_BYTES = 8 << 20
 #: ISA-L's deflate level (0 to 3): level 1 by measurement (the README's table).
 ISAL_LEVEL = 1
 
+#: Bytes of rows deflated at a time, and of an IDAT chunk at least.
+_PIECE = 64 << 10
+
 _SIGNATURE = b"\x89PNG\r\n\x1a\n"
 _EPS = 1e-9
 
@@ -73,6 +76,8 @@ class PngWriter:
             ppm = int(dpi / 0.0254 + 0.5)     # pixels per metre, as Pillow writes them
             self._parts.append(_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)))
         self._deflate = deflate if deflate is not None else isal_zlib.compressobj(level)
+        self._idat: list[bytes] = []        # deflated bytes not yet in an IDAT chunk
+        self._pending = 0
 
     def add(self, rgb: bytes) -> None:
         """Whole rows of packed RGB, top to bottom."""
@@ -82,16 +87,31 @@ class PngWriter:
         count = len(rgb) // stride
         self.rows += count
         view = memoryview(rgb)
-        parts: list[Any] = [b"\0"] * (2 * count)     # filter type 0 before each row
-        parts[1::2] = [view[i:i + stride] for i in range(0, len(rgb), stride)]
-        out = self._deflate.compress(b"".join(parts))
-        if out:
-            self._parts.append(_chunk(b"IDAT", out))
+        # a few rows at a time: small buffers are reused by the allocator, where buffers of
+        # a whole image would be fresh pages from the kernel each time (system time)
+        per = max(1, _PIECE // stride)
+        for first in range(0, count, per):
+            rows = min(per, count - first)
+            parts: list[Any] = [b"\0"] * (2 * rows)      # filter type 0 before each row
+            parts[1::2] = [view[i * stride:(i + 1) * stride] for i in range(first, first + rows)]
+            out = self._deflate.compress(b"".join(parts))
+            if out:
+                self._idat.append(out)
+                self._pending += len(out)
+                if self._pending >= _PIECE:
+                    self._flush_idat()
+
+    def _flush_idat(self) -> None:
+        if self._idat:
+            self._parts.append(_chunk(b"IDAT", b"".join(self._idat)))
+        self._idat, self._pending = [], 0
 
     def finish(self) -> bytes:
         if self.rows != self.height:
             raise ValueError(f"{self.rows} rows written of {self.height}")
-        self._parts += [_chunk(b"IDAT", self._deflate.flush()), _chunk(b"IEND", b"")]
+        self._idat.append(self._deflate.flush())
+        self._flush_idat()
+        self._parts.append(_chunk(b"IEND", b""))
         data = b"".join(self._parts)
         self._parts = []
         return data
@@ -137,9 +157,12 @@ def page_png(page: Any, scale: float, dpi: int) -> tuple[tuple[int, int], bytes]
             pdfium_c.FPDFBitmap_FillRect(bitmap, 0, top, width, rows, 0xFFFFFFFF)
             clip = pdfium_c.FS_RECTF(0, top, width, top + rows)
             pdfium_c.FPDF_RenderPageBitmapWithMatrix(bitmap, page.raw, matrix, clip, flags)
-            band = (ctypes.c_char * (rows * stride)).from_address(address + top * stride)
-            writer.add(Image.frombuffer("RGB", (width, rows), band, "raw", "RGBX", stride, 1)
-                       .tobytes("raw", "RGB"))
+            per = max(1, _PIECE // stride)
+            for first in range(top, top + rows, per):
+                count = min(per, top + rows - first)
+                piece = (ctypes.c_char * (count * stride)).from_address(address + first * stride)
+                writer.add(Image.frombuffer("RGB", (width, count), piece, "raw", "RGBX", stride,
+                                            1).tobytes("raw", "RGB"))
             if top + rows < height:     # the last band's memory goes with the bitmap
                 released = _release(released, address + (top + rows) * stride)
         return (width, height), writer.finish()
