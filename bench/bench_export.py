@@ -9,8 +9,9 @@ are the median of N runs.  The synthetic packs are ``eti-print new``'s
 scaffold with N distinct cards (each its own title, number and text), so
 every card is a distinct face: the worst case for an export's memory.
 
-``--levels`` prints the PNG size-versus-time table: half of E.T.I.'s distinct
-card faces rasterised once, then encoded at each zlib level and strategy.
+``--levels`` prints the PNG encoders' size-versus-time table: half of E.T.I.'s
+distinct card faces rasterised once, then encoded by each encoder that keeps
+the pixels (Pillow's, and the export's streaming writer with zlib or ISA-L).
 """
 
 from __future__ import annotations
@@ -22,7 +23,9 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -55,10 +58,17 @@ def synthetic_pack(folder: Path, cards: int) -> Path:
 
 
 def levels() -> None:
-    """Size and encoding time of E.T.I.'s distinct card faces at each zlib level."""
+    """Size and encoding time of E.T.I.'s distinct card faces with each PNG encoder that
+    keeps the pixels: Pillow's (adaptive filters, zlib) as the export had it, and the
+    export's streaming writer (no filter) with zlib or ISA-L at each level."""
+    import io
+    import zlib
+
+    from isal import isal_zlib
     sys.path.insert(0, str(ROOT))
     from eti_print.export import export_decks
-    from eti_print.export.faces import faces_pdf, png_bytes, rasterise_each
+    from eti_print.export.faces import faces_pdf, rasterise_each, srgb_profile
+    from eti_print.export.png import image_png
     from eti_print.options import PrintOptions
     from eti_print.pipeline import load_checked
     ctx = load_checked(None, PrintOptions())
@@ -69,24 +79,37 @@ def levels() -> None:
                 faces.setdefault(face.key, face)
     chosen = list(faces.values())[::2]          # every other one: fronts and backs of all decks
     pdf = faces_pdf(chosen, ctx.art, ctx.fonts["body"].regular, "t", 9.0)
-    images = [image for _, image in rasterise_each(pdf, range(len(chosen)), 300 / 72)]
-    print(f"PNG level: {len(images)} distinct E.T.I. card faces at 300 dpi (825 x 1125)",
+    images = [image.copy() for _, image in rasterise_each(pdf, range(len(chosen)), 300 / 72)]
+    print(f"PNG encoders: {len(images)} distinct E.T.I. card faces at 300 dpi (825 x 1125)",
           flush=True)
-    print(f"{'level':>5} {'strategy':>9} {'MiB':>8} {'vs 6':>6} {'CPU s':>7} {'vs 6':>6}")
-    rows = {}
-    # interleaved: every setting once per round, best of 2 rounds
-    settings = [(6, 0), (1, 0), (3, 0), (9, 0), (1, 3), (3, 3), (6, 3)]
-    for _ in range(2):
-        for level, strategy in settings:
+
+    def pillow(level: int, strategy: int) -> Callable[[Any], bytes]:
+        def encode(image: Any) -> bytes:
+            buffer = io.BytesIO()
+            image.save(buffer, "PNG", dpi=(300, 300), icc_profile=srgb_profile(),
+                       compress_level=level, compress_type=strategy)
+            return buffer.getvalue()
+        return encode
+
+    def writer(module: Any, level: int) -> Callable[[Any], bytes]:
+        return lambda image: image_png(image, 300, deflate=module.compressobj(level))
+
+    settings = {"Pillow, zlib 6 (Pillow's default)": pillow(6, 0),
+                "Pillow, zlib 1, Z_RLE (before)": pillow(1, 3),
+                "no filter, zlib 1": writer(zlib, 1),
+                "no filter, zlib 6": writer(zlib, 6),
+                **{f"no filter, ISA-L {level}": writer(isal_zlib, level) for level in range(4)}}
+    rows: dict[str, tuple[int, float]] = {}
+    for _ in range(2):          # interleaved: every setting once per round, best of 2
+        for name, encode in settings.items():
             started = time.process_time()
-            size = sum(len(png_bytes(image, 300, level, strategy)) for image in images)
+            size = sum(len(encode(image)) for image in images)
             took = time.process_time() - started
-            best = rows.get((level, strategy), (size, took))[1]
-            rows[(level, strategy)] = (size, min(best, took))
-    base = rows[(6, 0)]
-    for (level, strategy), (size, took) in rows.items():
-        name = {0: "default", 3: "Z_RLE"}[strategy]
-        print(f"{level:>5} {name:>9} {size / 2**20:8.1f} {size / base[0]:6.2f} {took:7.2f} "
+            rows[name] = (size, min(took, rows.get(name, (0, took))[1]))
+    base = rows["Pillow, zlib 1, Z_RLE (before)"]
+    print(f"{'encoder':36s} {'MiB':>6} {'size':>6} {'CPU s':>6} {'CPU':>6}")
+    for name, (size, took) in rows.items():
+        print(f"{name:36s} {size / 2**20:6.1f} {size / base[0]:6.2f} {took:6.2f} "
               f"{took / base[1]:6.2f}")
 
 
@@ -95,7 +118,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--cards", default="1000",
                         help="synthetic pack sizes, comma-separated (default 1000)")
-    parser.add_argument("--levels", action="store_true", help="the PNG level table only")
+    parser.add_argument("--levels", action="store_true", help="the PNG encoder table only")
     args = parser.parse_args()
     if args.levels:
         levels()

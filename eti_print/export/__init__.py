@@ -36,7 +36,9 @@ after the decks.  ``export pdf --cmyk`` converts each PDF to DeviceCMYK
 service (``targets``); every PNG is tagged sRGB.
 
 Exports stream: each image is rasterised, encoded, written and dropped before
-the next, so memory is flat in the number of cards.  The files of one export
+the next, so memory is flat in the number of cards; ``export png`` rasterises and
+deflates each page in bands of rows (``png``), the same pixels as one render, so not
+even a board is held whole.  The files of one export
 are staged beside their folder and moved into place together after one sync
 (``staging``): a failed export leaves the last good one.  The same input gives
 the same bytes."""

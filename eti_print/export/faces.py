@@ -20,14 +20,6 @@ POD_BLEED = 9.0
 POD_DPI = 300
 
 
-#: zlib level and strategy of every exported PNG, chosen by measurement
-#: (``bench/bench_export.py --levels``, the README's table): level 1 with run-length
-#: matching (``Z_RLE``) makes E.T.I.'s card images about 12 % larger than level 6 with
-#: the default strategy, and encodes them in a little over half the time.
-PNG_LEVEL = 1
-PNG_STRATEGY = 3     # zlib's Z_RLE
-
-
 #: JPEG quality of TTS sheets (4:4:4 chroma, so coloured text stays crisp).
 JPEG_QUALITY = 92
 
@@ -226,15 +218,6 @@ def srgb_profile() -> bytes:
     data[24:36] = b"".join(v.to_bytes(2, "big") for v in (
         when.year, when.month, when.day, when.hour, when.minute, when.second))
     return bytes(data)
-
-
-def png_bytes(image: Any, dpi: int, level: int = PNG_LEVEL,
-              strategy: int = PNG_STRATEGY) -> bytes:
-    """``image`` as a PNG tagged sRGB (an iCCP chunk) at ``dpi``."""
-    buffer = io.BytesIO()
-    image.save(buffer, "PNG", dpi=(dpi, dpi), icc_profile=srgb_profile(), compress_level=level,
-               compress_type=strategy)
-    return buffer.getvalue()
 
 
 def sides(deck: ExportDeck) -> tuple[str, ...]:

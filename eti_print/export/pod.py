@@ -20,8 +20,6 @@ from .faces import (
     _deck_pages,
     faces_pdf,
     pixels,
-    png_bytes,
-    rasterise_each,
     sides,
 )
 from .targets import DEFAULT, Target
@@ -78,7 +76,7 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
             for index, (size, data) in enumerate(images, start=first):
                 if size != plan.expected:
                     raise RuntimeError(f"{deck.stem} face {index + 1} rasterised at {size}, "
-                                       f"expected {plan.expected} RGB")
+                                       f"expected {plan.expected}")
                 digest = hashlib.sha256(data).hexdigest()
                 for card, side in plan.users[plan.faces[index].key]:
                     name = f"{deck.card_stem(card)}-{side}.png"
@@ -156,18 +154,27 @@ _STATE: dict[str, Any] = {}
 
 
 def _encode_chunk(task: tuple[int, int, int]) -> list[tuple[tuple[int, int], bytes]]:
-    """One chunk of a deck's faces drawn into a PDF, rasterised and encoded: each image's
-    size and PNG bytes."""
+    """One chunk of a deck's faces drawn into a PDF, each page rasterised and encoded a
+    band of rows at a time (``export.png``): each image's size and PNG bytes."""
+    import pypdfium2 as pdfium
+
+    from .png import page_png
     deck_no, first, last = task
     ctx, deck = _STATE["ctx"], _STATE["decks"][deck_no]
     chunk = _STATE["plans"][deck_no].faces[first:last]
     pdf = faces_pdf(chunk, ctx.art, ctx.fonts["body"].regular,
                     f"{ctx.title} - {deck.title}", deck.bleed)
     found = []
-    for _, image in rasterise_each(pdf, range(len(chunk)), _STATE["scale"]):
-        size = image.size if image.mode == "RGB" else (0, 0)
-        found.append((size, png_bytes(image, _STATE["dpi"])))
-        del image
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        for index in range(len(chunk)):
+            page = doc[index]
+            try:
+                found.append(page_png(page, _STATE["scale"], _STATE["dpi"]))
+            finally:
+                page.close()
+    finally:
+        doc.close()
     return found
 
 

@@ -15,8 +15,6 @@ from ..context import Progress
 from ..errors import UsageError
 from .faces import (
     JPEG_QUALITY,
-    PNG_LEVEL,
-    PNG_STRATEGY,
     POD_DPI,
     ExportCard,
     ExportDeck,
@@ -24,9 +22,9 @@ from .faces import (
     faces_pdf,
     pixels,
     rasterise_each,
-    srgb_profile,
 )
 from .pieces import BOARD, CARDS, PIECE
+from .png import image_png
 
 #: Tabletop Simulator deck sheets: at most this many columns and rows ...
 TTS_COLS = 10
@@ -76,12 +74,10 @@ def tts_scale(size: tuple[float, float], cols: int = TTS_COLS, rows: int = TTS_R
 
 
 def _encode(image: Any, fmt: str) -> bytes:
+    if fmt == "png":        # tagged sRGB, no resolution: a TTS sheet has no print size
+        return image_png(image)
     buffer = io.BytesIO()
-    if fmt == "jpg":
-        image.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
-    else:
-        image.save(buffer, "PNG", icc_profile=srgb_profile(), compress_level=PNG_LEVEL,
-                   compress_type=PNG_STRATEGY)
+    image.save(buffer, "JPEG", quality=JPEG_QUALITY, subsampling=0, optimize=False)
     return buffer.getvalue()
 
 
