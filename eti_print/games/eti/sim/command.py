@@ -8,10 +8,10 @@ from typing import Any
 
 from ....errors import UsageError
 from ....pack import pack_help
+from ..commands import DEFAULT_SEED  # one seed for every seeded command of the game
 from .policies import POLICIES
 
 DEFAULT_GAMES = 500
-DEFAULT_SEED = 1965
 MIXED = "mixed"
 
 
