@@ -3,16 +3,30 @@ session build of every shipped output that the tests reading outputs share."""
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+import eti_print
 from eti_print.pack import Pack, default_pack_root
+
+#: Bytecode is written for the session even where the machine forbids it
+#: (PYTHONDONTWRITEBYTECODE): else each xdist worker rewrites the asserts of every test
+#: module afresh (most of collecting), and every process the tests start (``eti-print``
+#: on the command line, the workers) compiles eti_print from source.  The package is
+#: compiled once here, before any worker starts; the caches are ``__pycache__`` folders
+#: (ignored by git; Python checks them against their sources).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+if not os.environ.get("PYTEST_XDIST_WORKER"):
+    compileall.compile_dir(Path(eti_print.__file__).parent, quiet=1)
 
 #: The on-disk caches (compiled templates, checked schemas, the build cache's job and deck
 #: entries) of one test session: one folder every xdist worker shares, never the user's
