@@ -48,6 +48,14 @@ os.environ["ETI_PRINT_BUILD_CACHE"] = os.environ.get("ETI_PRINT_TESTS_BUILD_CACH
 def pytest_configure(config):
     config.addinivalue_line("markers", "cold: run without the build cache "
                             "(ETI_PRINT_BUILD_CACHE=off): every job drawn afresh")
+    config.addinivalue_line("markers", "long: runs for many seconds; run first")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The ``long`` tests first, the rest in their order: under xdist (``--dist
+    worksteal``) the first worker starts on them while the other takes the short tests,
+    and no long test is left to run alone at the end while the other worker idles."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 @pytest.fixture(autouse=True)

@@ -33,6 +33,7 @@ def _digests(out: Path) -> dict[str, str]:
 # -- the watcher ---------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_watch_rebuilds_on_save_and_survives_an_invalid_edit(pack_copy, tmp_path):
     out = tmp_path / "out"
     reports: queue.Queue = queue.Queue()
@@ -183,6 +184,7 @@ def fresh_builds(shared_folder) -> list[dict[str, str]]:
     return json.loads((shared_folder("watch-fresh-builds", make) / "fresh.json").read_text())
 
 
+@pytest.mark.long
 def test_the_persistent_cache_gives_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds):
     """The persistent build cache (diskcache.py) after edits, and after an edit undone:
     each build through it, stored or read back, is byte for byte a fresh build."""
@@ -206,6 +208,7 @@ def test_the_persistent_cache_gives_what_fresh_builds_give(pack_copy, tmp_path, 
     assert len([p for p in (store.folder / "builds").rglob("*") if p.is_file()]) == 2
 
 
+@pytest.mark.long
 def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds):
     """The build cache's entries kept on disk (diskcache.EntryStore), read back by a cold
     build (a cache with nothing in memory, as a new process has) after edits to every
@@ -237,6 +240,7 @@ def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fr
     assert again == fresh_builds[-1] and cache.stats.outputs_rendered == []
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("workers", [1, 2])
 def test_cached_rebuilds_are_byte_identical_to_fresh_builds(pack_copy, tmp_path, workers,
                                                             fresh_builds):
@@ -387,6 +391,7 @@ def test_cli_watch_missing_pack_exits_1(tmp_path, capsys):
     assert "pack folder not found" in capsys.readouterr().err
 
 
+@pytest.mark.long
 def test_a_render_failure_with_workers_reports_and_leaves_no_process_behind(pack_copy, tmp_path):
     import os
     cache = BuildCache(workers=2)
