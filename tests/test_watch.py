@@ -17,7 +17,7 @@ from eti_print.pipeline import load_checked as load_context
 from eti_print.pipeline import render as render_all
 from eti_print.watch import _filter, rebuild, watch
 
-from conftest import copy_pack, edit, line_of
+from conftest import PACK_PARTS, ROOT, copy_pack, edit, line_of
 
 #: Every test here is of the build cache, or compares with a build made afresh.
 pytestmark = pytest.mark.cold
@@ -109,13 +109,48 @@ def test_watch_ignores_output_folder_and_editor_files(tmp_path):
 # -- rebuilds through the cache ---------------------------------------------------------
 
 
-@pytest.fixture
-def warm(pack_copy, tmp_path):
-    cache = BuildCache(workers=1)
-    out = tmp_path / "out"
-    report = rebuild(str(pack_copy), out, PrintOptions(), cache)
+def _restore(pack: Path) -> None:
+    """Every file of ``pack`` as the shipped pack has it again (files edited, added or
+    removed by a test)."""
+    for part in PACK_PARTS:
+        mine, shipped = pack / part, ROOT / part
+        if shipped.is_file():
+            if mine.read_bytes() != shipped.read_bytes():
+                mine.write_bytes(shipped.read_bytes())
+            continue
+        for path in sorted(mine.rglob("*"), reverse=True):
+            if not (shipped / path.relative_to(mine)).exists():
+                path.unlink() if path.is_file() or path.is_symlink() else path.rmdir()
+        for path in shipped.rglob("*"):
+            target = mine / path.relative_to(shipped)
+            if path.is_dir():
+                target.mkdir(exist_ok=True)
+            elif not target.is_file() or target.read_bytes() != path.read_bytes():
+                target.write_bytes(path.read_bytes())
+
+
+@pytest.fixture(scope="module")
+def _warm_cache(tmp_path_factory):
+    """One copy of the pack built through one cache, for this module's ``warm`` tests."""
+    root = tmp_path_factory.mktemp("warm")
+    pack, out, cache = copy_pack(root / "pack"), root / "out", BuildCache(workers=1)
+    report = rebuild(str(pack), out, PrintOptions(), cache)
     assert report.ok, report.problems
-    return pack_copy, out, cache
+    return pack, out, cache, _digests(out)
+
+
+@pytest.fixture
+def warm(_warm_cache):
+    """A copy of the pack, its output and a cache warm from building it.  Shared by the
+    tests that take it, one after another: after each, the pack is the shipped one
+    again, rebuilt through the cache to the very output of the first build (a test
+    sees a cache warm on the pack it is given, as watch's is after its first build)."""
+    pack, out, cache, first = _warm_cache
+    yield pack, out, cache
+    _restore(pack)
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok, report.problems
+    assert _digests(out) == first
 
 
 def test_a_failed_rebuild_keeps_the_last_good_output(warm):
