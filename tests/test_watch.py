@@ -129,9 +129,10 @@ def _restore(pack: Path) -> None:
                 target.write_bytes(path.read_bytes())
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def _warm_cache(tmp_path_factory):
-    """One copy of the pack built through one cache, for this module's ``warm`` tests."""
+    """One copy of the pack built through one cache, for the ``warm`` tests (session
+    scope: under xdist a worker's tests of this module need not run together)."""
     root = tmp_path_factory.mktemp("warm")
     pack, out, cache = copy_pack(root / "pack"), root / "out", BuildCache(workers=1)
     report = rebuild(str(pack), out, PrintOptions(), cache)
