@@ -3,16 +3,30 @@ session build of every shipped output that the tests reading outputs share."""
 
 from __future__ import annotations
 
+import compileall
 import contextlib
 import os
 import shutil
+import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+import eti_print
 from eti_print.pack import Pack, default_pack_root
+
+#: Bytecode is written for the session even where the machine forbids it
+#: (PYTHONDONTWRITEBYTECODE): else each xdist worker rewrites the asserts of every test
+#: module afresh (most of collecting), and every process the tests start (``eti-print``
+#: on the command line, the workers) compiles eti_print from source.  The package is
+#: compiled once here, before any worker starts; the caches are ``__pycache__`` folders
+#: (ignored by git; Python checks them against their sources).
+sys.dont_write_bytecode = False
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+if not os.environ.get("PYTEST_XDIST_WORKER"):
+    compileall.compile_dir(Path(eti_print.__file__).parent, quiet=1)
 
 #: The on-disk caches (compiled templates, checked schemas, the build cache's job and deck
 #: entries) of one test session: one folder every xdist worker shares, never the user's
@@ -34,6 +48,14 @@ os.environ["ETI_PRINT_BUILD_CACHE"] = os.environ.get("ETI_PRINT_TESTS_BUILD_CACH
 def pytest_configure(config):
     config.addinivalue_line("markers", "cold: run without the build cache "
                             "(ETI_PRINT_BUILD_CACHE=off): every job drawn afresh")
+    config.addinivalue_line("markers", "long: runs for many seconds; run first")
+
+
+def pytest_collection_modifyitems(config, items):
+    """The ``long`` tests first, the rest in their order: under xdist (``--dist
+    worksteal``) the first worker starts on them while the other takes the short tests,
+    and no long test is left to run alone at the end while the other worker idles."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
 @pytest.fixture(autouse=True)

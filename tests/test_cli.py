@@ -94,6 +94,7 @@ def _imported(args: list[str], env: dict[str, str],
     return out, json.loads(loaded)
 
 
+@pytest.mark.long
 def test_a_cached_validate_or_build_and_a_commands_help_load_no_heavy_library(tmp_path):
     import os
     env = {**os.environ, "ETI_PRINT_CACHE_DIR": str(tmp_path / "cache"),

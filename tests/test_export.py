@@ -276,6 +276,7 @@ def test_tts_research_copies_share_cells(tts_out):
     assert (custom["NumWidth"], custom["NumHeight"]) == (10, 2)
 
 
+@pytest.mark.long
 def test_tts_export_is_deterministic(tmp_path, tts_out):
     """A second export, in a fresh folder, writes the session's export byte for byte (the
     saved object's file:/// image URLs name each one's own folder)."""

@@ -171,6 +171,7 @@ def _pdfs(folder):
 
 
 @pytest.mark.cold
+@pytest.mark.long
 def test_the_shared_cache_gives_what_a_fresh_build_gives_for_a_copy_edited(tmp_path,
                                                                             monkeypatch):
     from eti_print.cache import BuildCache

@@ -395,6 +395,7 @@ def test_problems_sort_by_row_and_column(tmp_path):
                      "cards/things.csv:10:B (difficulty): must be an integer (got 'ten')"]
 
 
+@pytest.mark.long
 def test_watch_rebuilds_a_pack_whose_deck_is_a_spreadsheet(tmp_path):
     """Saving a CSV deck triggers a rebuild that prints the new cell; a bad cell is reported
     with its row and column and the last good output stays."""

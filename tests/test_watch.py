@@ -17,7 +17,7 @@ from eti_print.pipeline import load_checked as load_context
 from eti_print.pipeline import render as render_all
 from eti_print.watch import _filter, rebuild, watch
 
-from conftest import copy_pack, edit, line_of
+from conftest import PACK_PARTS, ROOT, copy_pack, edit, line_of
 
 #: Every test here is of the build cache, or compares with a build made afresh.
 pytestmark = pytest.mark.cold
@@ -33,6 +33,7 @@ def _digests(out: Path) -> dict[str, str]:
 # -- the watcher ---------------------------------------------------------------------
 
 
+@pytest.mark.long
 def test_watch_rebuilds_on_save_and_survives_an_invalid_edit(pack_copy, tmp_path):
     out = tmp_path / "out"
     reports: queue.Queue = queue.Queue()
@@ -108,13 +109,49 @@ def test_watch_ignores_output_folder_and_editor_files(tmp_path):
 # -- rebuilds through the cache ---------------------------------------------------------
 
 
-@pytest.fixture
-def warm(pack_copy, tmp_path):
-    cache = BuildCache(workers=1)
-    out = tmp_path / "out"
-    report = rebuild(str(pack_copy), out, PrintOptions(), cache)
+def _restore(pack: Path) -> None:
+    """Every file of ``pack`` as the shipped pack has it again (files edited, added or
+    removed by a test)."""
+    for part in PACK_PARTS:
+        mine, shipped = pack / part, ROOT / part
+        if shipped.is_file():
+            if mine.read_bytes() != shipped.read_bytes():
+                mine.write_bytes(shipped.read_bytes())
+            continue
+        for path in sorted(mine.rglob("*"), reverse=True):
+            if not (shipped / path.relative_to(mine)).exists():
+                path.unlink() if path.is_file() or path.is_symlink() else path.rmdir()
+        for path in shipped.rglob("*"):
+            target = mine / path.relative_to(shipped)
+            if path.is_dir():
+                target.mkdir(exist_ok=True)
+            elif not target.is_file() or target.read_bytes() != path.read_bytes():
+                target.write_bytes(path.read_bytes())
+
+
+@pytest.fixture(scope="session")
+def _warm_cache(tmp_path_factory):
+    """One copy of the pack built through one cache, for the ``warm`` tests (session
+    scope: under xdist a worker's tests of this module need not run together)."""
+    root = tmp_path_factory.mktemp("warm")
+    pack, out, cache = copy_pack(root / "pack"), root / "out", BuildCache(workers=1)
+    report = rebuild(str(pack), out, PrintOptions(), cache)
     assert report.ok, report.problems
-    return pack_copy, out, cache
+    return pack, out, cache, _digests(out)
+
+
+@pytest.fixture
+def warm(_warm_cache):
+    """A copy of the pack, its output and a cache warm from building it.  Shared by the
+    tests that take it, one after another: after each, the pack is the shipped one
+    again, rebuilt through the cache to the very output of the first build (a test
+    sees a cache warm on the pack it is given, as watch's is after its first build)."""
+    pack, out, cache, first = _warm_cache
+    yield pack, out, cache
+    _restore(pack)
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok, report.problems
+    assert _digests(out) == first
 
 
 def test_a_failed_rebuild_keeps_the_last_good_output(warm):
@@ -183,6 +220,7 @@ def fresh_builds(shared_folder) -> list[dict[str, str]]:
     return json.loads((shared_folder("watch-fresh-builds", make) / "fresh.json").read_text())
 
 
+@pytest.mark.long
 def test_the_persistent_cache_gives_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds):
     """The persistent build cache (diskcache.py) after edits, and after an edit undone:
     each build through it, stored or read back, is byte for byte a fresh build."""
@@ -206,6 +244,7 @@ def test_the_persistent_cache_gives_what_fresh_builds_give(pack_copy, tmp_path, 
     assert len([p for p in (store.folder / "builds").rglob("*") if p.is_file()]) == 2
 
 
+@pytest.mark.long
 def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds):
     """The build cache's entries kept on disk (diskcache.EntryStore), read back by a cold
     build (a cache with nothing in memory, as a new process has) after edits to every
@@ -237,6 +276,7 @@ def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fr
     assert again == fresh_builds[-1] and cache.stats.outputs_rendered == []
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("workers", [1, 2])
 def test_cached_rebuilds_are_byte_identical_to_fresh_builds(pack_copy, tmp_path, workers,
                                                             fresh_builds):
@@ -387,6 +427,7 @@ def test_cli_watch_missing_pack_exits_1(tmp_path, capsys):
     assert "pack folder not found" in capsys.readouterr().err
 
 
+@pytest.mark.long
 def test_a_render_failure_with_workers_reports_and_leaves_no_process_behind(pack_copy, tmp_path):
     import os
     cache = BuildCache(workers=2)

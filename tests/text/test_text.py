@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import re
-import time
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -570,31 +569,30 @@ def test_style_validation(body):
         TextStyle(body, 0)
 
 
-def test_huge_text_fails_fast(body):
+def test_huge_text_fails_or_fits(body):
+    """1700 characters: too much for a card's box (a located overflow), set small in a
+    page-sized one.  (How fast: bench/bench_fit.py; no clock in the tests.)"""
     text = rich(("Every company loses one research card and the threat advances. " * 30)[:1700])
     assert len(text) == 1700
-    start = time.perf_counter()
     with pytest.raises(OverflowProblem):
         fit_markup(text, 150, 100, style(body, 9, 6.5))
-    assert time.perf_counter() - start < 1.0
-    start = time.perf_counter()
     f = fit_markup(text, 400, 600, style(body, 12, 4))
-    assert time.perf_counter() - start < 1.0
     assert f.size <= 12
+    assert f.text.split() == " ".join(text.split()).split()
 
 
-def test_many_fits_are_fast(body):
+def test_many_fits_each_fit_their_box(body):
+    """A thousand event-sized texts with icons, one style: each fits its box at or
+    below the style's size.  (How fast: bench/bench_fit.py.)"""
     base = ("When this event is revealed, every company with :trait-security: below {n} "
             "loses **one** research card of its choice; the alien *spy* :threat-spy: "
             "moves {n} spaces toward the nearest laboratory, then the threat advances.")
     texts = [rich(base.format(n=n)) for n in range(1000)]
     icons = FakeIcons()
     s = style(body, 9, 6)
-    start = time.perf_counter()
     for t in texts:
-        fit_markup(t, 150, 70, s, icons)
-    elapsed = time.perf_counter() - start
-    assert elapsed < 2.0, f"1000 fits took {elapsed:.2f} s"
+        f = fit_markup(t, 150, 70, s, icons)
+        assert 6 <= f.size <= 9 and len(f.lines) * f.leading <= 70 + 1e-6
 
 
 # ---------------------------------------------------------------------------
