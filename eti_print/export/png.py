@@ -12,8 +12,8 @@ instead, a band-high bitmap with the origin moved up by the band's top, changes 
 
 **Held once, a band at a time.**  That tall bitmap is pdfium's own, whose memory the
 kernel gives only where pdfium draws; each band's whole pages are handed back
-(``madvise(MADV_DONTNEED)``) once the band is encoded.  A 300 dpi company board (6095 x
-5008 px, 116 MB as one bitmap) needs about 8 MB at a time.
+(``madvise(MADV_DONTNEED)``) once the band is encoded.  A 510 x 418 mm board at 300 dpi
+(6095 x 5008 px, 116 MB as one bitmap) needs about 8 MB at a time.
 
 **Encoding.**  PNG rows without a filter (filter type 0), deflated by ISA-L at level
 1 (``isal``), chosen by measurement (``bench/bench_export.py --levels``, the

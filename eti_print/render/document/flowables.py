@@ -22,7 +22,7 @@ _EPS = 1e-6
 #: Text already set, by (runs, width, style): the fitted text and its lines.  The style
 #: is keyed by identity (themes make one object per distinct style, ``theme._STYLES``),
 #: and each entry holds its style, so an identity is never reused while its entry lives.  A document
-#: repeats itself (a table's "–", its numbers, a trait's name in every row), and the same
+#: repeats itself (a table's "–", its numbers, a name in every row), and the same
 #: runs in the same style at the same width set the same way: ``text.fit`` is a function
 #: of them (and of the fonts, registered once per process), and what it returns is
 #: immutable.  Text without inline icons is kept for the process (a rebuild in ``watch``
