@@ -28,6 +28,7 @@ or altered file is a miss, never a wrong output.  The folder is bounded
 from __future__ import annotations
 
 import hashlib
+import marshal
 import os
 import pickle
 import sys
@@ -170,7 +171,7 @@ def enabled() -> bool:
     return _enabled
 
 
-def read_blob(path: Path) -> Any:
+def read_blob(path: Path, loads: Any = pickle.loads) -> Any:
     """The value written to ``path`` by ``write_blob``, or None (absent, torn, altered)."""
     try:
         data = path.read_bytes()
@@ -180,15 +181,16 @@ def read_blob(path: Path) -> Any:
     if len(digest) < 32 or hashlib.sha256(FORMAT + payload).digest() != digest:
         return None
     try:
-        return pickle.loads(payload)
+        return loads(payload)
     except Exception:
         return None
 
 
-def write_blob(path: Path, value: Any) -> bool:
+def write_blob(path: Path, value: Any, dumps: Any = None) -> bool:
     """Write ``value`` to ``path`` atomically (a temporary file renamed into place),
     with a checksum; False if the folder cannot be written (no cache, never an error)."""
-    payload = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+    payload = (dumps(value) if dumps is not None
+               else pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
@@ -282,7 +284,7 @@ class DiskCache:
     def prune(self) -> None:
         """Delete the least recently used entries until the folder fits its bound."""
         found = []
-        for folder, _, files in (step for part in ("builds", "entries")
+        for folder, _, files in (step for part in ("builds", "entries", "documents")
                                  for step in os.walk(self.folder / part)):
             for name in files:
                 path = os.path.join(folder, name)
@@ -306,6 +308,7 @@ class DiskCache:
         import shutil
         shutil.rmtree(self.folder / "builds", ignore_errors=True)
         shutil.rmtree(self.folder / "entries", ignore_errors=True)
+        shutil.rmtree(self.folder / "documents", ignore_errors=True)
 
 
 #: Dependency sets kept per (kind, name, key) of ``EntryStore``: the edits most
@@ -377,3 +380,42 @@ def entries_on(store: Any) -> bool:
     ``ETI_PRINT_BUILD_CACHE=off``), or with ``ETI_PRINT_BUILD_CACHE=jobs`` (entries
     only, never a whole command's result: the tests)."""
     return _enabled and (store is not None or os.environ.get(ENV_BUILDS) == "jobs")
+
+
+class Documents:
+    """Parsed YAML files (``yamlload.load``) kept between processes, one file each
+    under ``documents/`` of the cache folder, keyed by the file's bytes, the name it is
+    shown by and the code version; only a file that parsed without problems is kept.
+
+    Values are plain tuples, dicts and lists written with ``marshal``, never
+    ``pickle``: a file of the user's cache folder is only ever read as data.  Each is
+    written like every entry here (temporary file renamed into place, checksum, so a
+    torn or altered file is a miss) and pruned with them (``MAX_BYTES``)."""
+
+    def __init__(self) -> None:
+        self._puts = 0
+
+    @staticmethod
+    def key(raw: bytes, shown: str) -> str:
+        h = hashlib.sha256(code_hash().encode() + b"\0document\0")
+        h.update(shown.encode("utf-8", "surrogateescape") + b"\0")
+        h.update(raw)
+        return h.hexdigest()
+
+    @staticmethod
+    def _path(key: str) -> Path:
+        return cache_dir() / "documents" / key[:2] / key
+
+    def get(self, key: str) -> Any:
+        """The value kept under ``key``, or None (absent, torn, altered, cache off)."""
+        return read_blob(self._path(key), marshal.loads) if _enabled else None
+
+    def put(self, key: str, value: Any) -> None:
+        if not _enabled or not write_blob(self._path(key), value, marshal.dumps):
+            return
+        self._puts += 1
+        if self._puts % 64 == 1:
+            DiskCache().prune()
+
+
+documents = Documents()

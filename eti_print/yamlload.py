@@ -313,4 +313,19 @@ def load(path: Path, shown: str | None = None) -> Document:
                                  shown, line, col, hint="save the file as UTF-8")) from None
     if text.startswith("\ufeff"):
         text = text[1:]
-    return loads(text, shown)
+    from .diskcache import documents
+    key = documents.key(raw, shown)
+    doc = _from_plain(documents.get(key), shown)
+    if doc is None:
+        doc = loads(text, shown)          # a file with problems raises: never kept
+        documents.put(key, (doc.data, doc.path, doc.locations, doc.key_locations))
+    return doc
+
+
+def _from_plain(found: Any, shown: str) -> Document | None:
+    """A ``Document`` from what ``load`` kept (``diskcache.Documents``), or None when
+    it is absent or not of that shape."""
+    if (type(found) is not tuple or len(found) != 4 or found[1] != shown
+            or type(found[2]) is not dict or type(found[3]) is not dict):
+        return None
+    return Document(found[0], shown, found[2], found[3])
