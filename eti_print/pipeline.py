@@ -222,6 +222,10 @@ def render(ctx: Context, progress: Progress = None) -> list[Output]:
     nothing it read changed."""
     cache = ctx.cache
     if cache is None:
+        found = jobs(ctx)
+        from . import forked
+        if len(found) > 1 and forked.idle_core():     # both cores: the decks here, the rest
+            return _named(forked.render(ctx, found, progress))   # in a forked child
         return draw(ctx, resolve(ctx), progress)
     outputs: list[Output] = []
     problems: list[Problem] = []

@@ -322,14 +322,6 @@ class TemplateEnv:
                 AttributeError, RecursionError, MemoryError, UnicodeError) as exc:
             raise self._error(exc, where, line, field, context) from None
 
-    def check_string(self, source: str, *, where: str | None, line: int | None = None,
-                     field: str | None = None) -> None:
-        """Compile an inline template now (syntax errors early, located); cached."""
-        try:
-            self._compile_inline(source)
-        except (TemplateError, RecursionError) as exc:
-            raise self._error(exc, where, line, field, {}) from None
-
     # -- file templates ----------------------------------------------------
 
     def render_file(self, name: str, context: Mapping[str, Any], *, where: str | None = None,

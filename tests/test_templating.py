@@ -164,9 +164,8 @@ def test_output_is_limited(env):
     assert "template output exceeds" in str(err)
 
 
-def test_check_string_reports_syntax_early(env):
-    env.check_string("{{ card.name }}", where=LAYOUT, line=3, field="boxes.a")
-    err = error(env.check_string, "ok\n{% if %}", where=LAYOUT, line=3, field="boxes.a")
+def test_a_syntax_error_on_a_later_line_of_a_template_names_that_line(env):
+    err = error(render, env, "ok\n{% if %}", line=3, field="boxes.a")
     assert str(err).startswith(f"{LAYOUT}:4: boxes.a: template syntax error")
 
 

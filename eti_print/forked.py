@@ -1,0 +1,117 @@
+"""Both cores for one cold build: the jobs split between this process and a forked child.
+
+A build without a build cache (the command line's) resolves and draws its jobs one
+after another; they share nothing but the loaded, checked context, and each job's
+outputs are a function of it alone (``tests/test_watch.py`` shows a job drawn in a
+forked child is byte for byte the one drawn here).  So, where ``os.fork`` exists and
+a second core is idle, the first job (the decks) runs here while children forked after
+the check stage, one per other job, resolve and draw them, and send back their
+outputs, the lines they reported, or their problems.
+
+Nothing changes for the user: the same files, byte for byte; every problem of every
+output, in job order, and nothing drawn is kept when any job failed; progress lines
+in job order.  A child that crashes or dies is not trusted: its jobs run again here,
+so an unexpected error surfaces as it would have without the split.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+from typing import TYPE_CHECKING, Any
+
+from .errors import InputError, Problem, combine
+from .progress import advance, start
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .context import Context, Output, Progress
+    from .jobs import Job
+
+
+def idle_core() -> bool:
+    """A fork can run beside this process: more than one core and, on a machine that
+    reports its load, one of them free (a child on a busy machine only adds work)."""
+    cores = os.cpu_count() or 1
+    if cores < 2 or not hasattr(os, "fork"):
+        return False
+    try:
+        return os.getloadavg()[0] < cores - 0.5
+    except (AttributeError, OSError):  # pragma: no cover - not on this platform
+        return True
+
+
+def _run(ctx: Context, found: list[Job]) -> tuple:
+    """Resolve every job, then draw them: ``("ok", [(outputs, lines)] per job)``, or
+    ``("input", problems)`` when a job failed to resolve."""
+    plans: list[tuple[Job, Any]] = []
+    problems: list[Problem] = []
+    for job in found:
+        try:
+            plans.append((job, job.resolve(ctx)))
+        except InputError as exc:
+            problems.extend(exc.problems)
+    if problems:
+        return ("input", problems)
+    drawn = []
+    for job, plan in plans:
+        lines: list[str] = []
+        drawn.append((job.draw(ctx, plan, lines.append), lines))
+    return ("ok", drawn)
+
+
+def _fork(ctx: Context, found: list[Job]) -> tuple[int, int]:
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - runs in the child (coverage does not follow)
+        try:
+            os.close(read)
+            try:
+                payload = _run(ctx, found)
+            except BaseException:      # re-run in the parent, which reports it
+                payload = ("crash",)
+            data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
+            with os.fdopen(write, "wb") as pipe:
+                pipe.write(data)
+        finally:
+            os._exit(0)
+    os.close(write)
+    return pid, read
+
+
+def _collect(pid: int, fd: int) -> tuple:
+    chunks = []
+    with os.fdopen(fd, "rb") as pipe:
+        while chunk := pipe.read(1 << 20):
+            chunks.append(chunk)
+    os.waitpid(pid, 0)
+    try:
+        return pickle.loads(b"".join(chunks))
+    except Exception:
+        return ("crash",)     # the child died before it sent everything
+
+
+def render(ctx: Context, found: list[Job], progress: Progress = None) -> list[Output]:
+    """Resolve and draw ``found``: the first job here, each other in a forked child of
+    its own (the system shares the cores among them); every problem of every job
+    together, in job order."""
+    children = [(job, *_fork(ctx, [job])) for job in found[1:]]
+    results: list[tuple] = []
+    try:
+        results.append(_run(ctx, found[:1]))
+    finally:
+        for job, pid, fd in children:
+            result = _collect(pid, fd)
+            results.append(result if result[0] != "crash" else _run(ctx, [job]))
+    problems = [p for result in results if result[0] == "input" for p in result[1]]
+    if problems:
+        raise InputError(combine(problems))
+    outputs: list[Output] = []
+    start(progress, len(found), "jobs")
+    for result in results:
+        for drawn, lines in result[1]:
+            for line in lines:
+                if progress is not None:
+                    progress(line)
+            outputs.extend(drawn)
+            advance(progress)
+    return outputs
