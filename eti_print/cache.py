@@ -59,7 +59,6 @@ import dataclasses
 import gc
 import hashlib
 import os
-import pickle
 import signal
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
@@ -69,6 +68,7 @@ from typing import Any
 from . import tracking
 from .errors import InputError
 from .files import digest
+from .forked import collect, start_child
 from .tracking import (  # noqa: F401 - the recording routes, re-exported for callers
     DIGEST_CAP,
     TrackedDocs,
@@ -222,44 +222,18 @@ class BuildCache:
 
     # -- rendering in a child process ------------------------------------------
     def _fork(self, renderer: Callable[[Any, Any], list], ctx: Any) -> None:
-        read, write = os.pipe()
-        pid = os.fork()
-        if pid == 0:  # pragma: no cover - runs in the child (coverage does not follow)
+        def work() -> tuple:
+            deps: dict[tuple, str] = {}
+            self._recorder.stack = [deps]
+            tracking.ACTIVE = self._recorder
             try:
-                os.close(read)
-                deps: dict[tuple, str] = {}
-                self._recorder.stack = [deps]
-                tracking.ACTIVE = self._recorder
-                try:
-                    payload: tuple = ("ok", renderer(self.tracked(ctx), None), deps)
-                except InputError as exc:
-                    payload = ("input", exc.problems)
-                except BaseException as exc:
-                    import traceback
-                    payload = ("crash", f"{type(exc).__name__}: {exc}",
-                               "".join(traceback.format_exception(exc)))
-                data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
-                with os.fdopen(write, "wb") as pipe:
-                    pipe.write(data)
-            finally:
-                os._exit(0)
-        os.close(write)
-        self._pending[_name(renderer)] = (pid, read)
+                return ("ok", renderer(self.tracked(ctx), None), deps)
+            except InputError as exc:
+                return ("input", exc.problems)
+        self._pending[_name(renderer)] = start_child(work)
 
     def _collect(self, name: str) -> tuple | None:
-        pid, fd = self._pending.pop(name)
-        chunks = []
-        with os.fdopen(fd, "rb") as pipe:
-            while True:
-                chunk = pipe.read(1 << 20)
-                if not chunk:
-                    break
-                chunks.append(chunk)
-        os.waitpid(pid, 0)
-        try:
-            return pickle.loads(b"".join(chunks))
-        except Exception:
-            return None   # the child died: render here instead
+        return collect(*self._pending.pop(name))   # None: the child died, render here
 
     def _value(self, key: tuple) -> str:
         value = self._values.get(key)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import os
 import pickle
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .errors import InputError, Problem, combine
@@ -59,16 +60,20 @@ def _run(ctx: Context, found: list[Job]) -> tuple:
     return ("ok", drawn)
 
 
-def _fork(ctx: Context, found: list[Job]) -> tuple[int, int]:
+def start_child(work: Callable[[], tuple]) -> tuple[int, int]:
+    """Fork a child that runs ``work()`` and sends back its result, pickled (an
+    unexpected exception as ``("crash", message, traceback)``); its pid and pipe."""
     read, write = os.pipe()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child (coverage does not follow)
         try:
             os.close(read)
             try:
-                payload = _run(ctx, found)
-            except BaseException:      # re-run in the parent, which reports it
-                payload = ("crash",)
+                payload = work()
+            except BaseException as exc:
+                import traceback
+                payload = ("crash", f"{type(exc).__name__}: {exc}",
+                           "".join(traceback.format_exception(exc)))
             data = pickle.dumps(payload, protocol=pickle.HIGHEST_PROTOCOL)
             with os.fdopen(write, "wb") as pipe:
                 pipe.write(data)
@@ -78,7 +83,8 @@ def _fork(ctx: Context, found: list[Job]) -> tuple[int, int]:
     return pid, read
 
 
-def _collect(pid: int, fd: int) -> tuple:
+def collect(pid: int, fd: int) -> tuple | None:
+    """What a child of ``start_child`` sent; None if it died before it sent everything."""
     chunks = []
     with os.fdopen(fd, "rb") as pipe:
         while chunk := pipe.read(1 << 20):
@@ -87,21 +93,22 @@ def _collect(pid: int, fd: int) -> tuple:
     try:
         return pickle.loads(b"".join(chunks))
     except Exception:
-        return ("crash",)     # the child died before it sent everything
+        return None
 
 
 def render(ctx: Context, found: list[Job], progress: Progress = None) -> list[Output]:
     """Resolve and draw ``found``: the first job here, each other in a forked child of
     its own (the system shares the cores among them); every problem of every job
     together, in job order."""
-    children = [(job, *_fork(ctx, [job])) for job in found[1:]]
+    children = [(job, *start_child(lambda job=job: _run(ctx, [job]))) for job in found[1:]]
     results: list[tuple] = []
     try:
         results.append(_run(ctx, found[:1]))
     finally:
         for job, pid, fd in children:
-            result = _collect(pid, fd)
-            results.append(result if result[0] != "crash" else _run(ctx, [job]))
+            result = collect(pid, fd)
+            crashed = result is None or result[0] == "crash"
+            results.append(_run(ctx, [job]) if crashed else result)
     problems = [p for result in results if result[0] == "input" for p in result[1]]
     if problems:
         raise InputError(combine(problems))

@@ -158,6 +158,16 @@ def copy_pack(dest: Path, root: Path = ROOT) -> Path:
     return dest
 
 
+def csv_chits_pack(dest: Path) -> Path:
+    """A copy of Mad Scientists whose chits are read from its spreadsheet
+    (``cards/chits.csv``) in place of ``chits.yaml``."""
+    shutil.copytree(PACKS["mad-scientists"], dest)
+    edit(dest / "pack.yaml", "data: [types, chits, credits]",
+         "data: [types, {name: chits, file: chits.csv, list: chits}, credits]")
+    (dest / "cards" / "chits.yaml").unlink()
+    return dest
+
+
 def edit(path: Path, old: str, new: str, count: int = 1) -> None:
     """Replace ``old`` by ``new`` in a file; the test fails if ``old`` is absent."""
     text = path.read_text(encoding="utf-8")

@@ -6,7 +6,7 @@ import pytest
 
 from eti_print.cli import main
 
-from conftest import copy_pack, edit
+from conftest import copy_pack, csv_chits_pack, edit
 
 
 def test_validate_shipped_pack_prints_one_line_summary(capsys):
@@ -130,14 +130,7 @@ def test_a_cold_validate_or_build_loads_only_the_modules_it_runs(tmp_path):
                           UNUSED)
     assert loaded == [] and (tmp_path / "o" / "eti-cards.pdf").exists()
     # a pack whose data is a spreadsheet loads its reader
-    import shutil
-    sheet_pack = tmp_path / "ms"
-    shutil.copytree(REPO / "packs" / "mad-scientists", sheet_pack)
-    manifest = sheet_pack / "pack.yaml"
-    manifest.write_text(manifest.read_text().replace(
-        "data: [types, chits, credits]",
-        "data: [types, {name: chits, file: chits.csv, list: chits}, credits]"))
-    (sheet_pack / "cards" / "chits.yaml").unlink()
+    sheet_pack = csv_chits_pack(tmp_path / "ms")
     out, loaded = _imported(["validate", str(sheet_pack), "--no-cache"], env, UNUSED)
     assert "OK" in out and loaded == ["eti_print.spreadsheet"]
 

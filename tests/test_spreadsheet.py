@@ -14,6 +14,8 @@ from eti_print.errors import InputError
 from eti_print.export.data import export_data
 from eti_print.pack import Pack
 
+from conftest import csv_chits_pack
+
 ROOT = Path(__file__).resolve().parents[1]
 
 SCHEMA = """description: Test rows.
@@ -367,14 +369,7 @@ def test_mad_scientists_chits_csv_beside_the_yaml(tmp_path, monkeypatch):
     assert (shipped / "cards" / "chits.csv").read_bytes() == files["chits.csv"], \
         "chits.csv is stale: eti-print export data mad-scientists, copy data/chits.csv"
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1000000000")
-    sheet_pack = tmp_path / "ms"
-    shutil.copytree(shipped, sheet_pack)
-    manifest = sheet_pack / "pack.yaml"
-    text = manifest.read_text()
-    assert "data: [types, chits, credits]" in text
-    manifest.write_text(text.replace("data: [types, chits, credits]", "data: [types, {name: "
-                                     "chits, file: chits.csv, list: chits}, credits]"))
-    (sheet_pack / "cards" / "chits.yaml").unlink()
+    sheet_pack = csv_chits_pack(tmp_path / "ms")
     sheet_ds = load_dataset(Pack.open(sheet_pack))
     assert sheet_ds.docs["chits"].data == ds.docs["chits"].data
     build(shipped, tmp_path / "out-yaml", PrintOptions())
@@ -404,13 +399,7 @@ def test_watch_rebuilds_a_pack_whose_deck_is_a_spreadsheet(tmp_path):
 
     from eti_print.options import PrintOptions
     from eti_print.watch import watch
-    pack = tmp_path / "ms"
-    shutil.copytree(ROOT / "packs" / "mad-scientists", pack)
-    manifest = pack / "pack.yaml"
-    manifest.write_text(manifest.read_text().replace(
-        "data: [types, chits, credits]",
-        "data: [types, {name: chits, file: chits.csv, list: chits}, credits]"))
-    (pack / "cards" / "chits.yaml").unlink()
+    pack = csv_chits_pack(tmp_path / "ms")
     out = tmp_path / "out"
     reports: queue.Queue = queue.Queue()
     stop = threading.Event()

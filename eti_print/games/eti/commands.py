@@ -23,12 +23,12 @@ from typing import Any
 from ...errors import InputError, Problem, UsageError
 from ...pack import pack_help
 from . import engine
+from .sim import DEFAULT_SEED
 
 CARD_HELP = ("research cards in data-port order: numbers (50), the multipliers of the pack's "
              "research deck (x0, x2, x3 in E.T.I.) and its threats by id or name (spy, "
              "data-virus, 'Data Virus')")
 PACK_HELP = pack_help("pack folder whose cards and rules to use")
-DEFAULT_SEED = 1965
 DEFAULT_TRIALS = 1000
 
 

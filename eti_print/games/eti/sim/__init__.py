@@ -9,3 +9,6 @@
 - ``runner``: many games in parallel, and their statistics;
 - ``ladder``: the rule that the alien ladder is in order (``validate --simulate``).
 """
+
+#: The seed of every seeded command of the game (simulate, balance, balance-games).
+DEFAULT_SEED = 1965

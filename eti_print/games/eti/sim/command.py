@@ -8,7 +8,7 @@ from typing import Any
 
 from ....errors import UsageError
 from ....pack import pack_help
-from ..commands import DEFAULT_SEED  # one seed for every seeded command of the game
+from . import DEFAULT_SEED
 from .policies import POLICIES
 
 DEFAULT_GAMES = 500
