@@ -64,7 +64,10 @@ def levels() -> None:
     import io
     import zlib
 
-    from isal import isal_zlib
+    try:                # ISA-L: faster, not deterministic (export/png.py); if installed
+        from isal import isal_zlib
+    except ImportError:
+        isal_zlib = None
     sys.path.insert(0, str(ROOT))
     from eti_print.export import export_decks
     from eti_print.export.faces import faces_pdf, rasterise_each, srgb_profile
@@ -98,7 +101,8 @@ def levels() -> None:
                 "Pillow, zlib 1, Z_RLE (before)": pillow(1, 3),
                 "no filter, zlib 1": writer(zlib, 1),
                 "no filter, zlib 6": writer(zlib, 6),
-                **{f"no filter, ISA-L {level}": writer(isal_zlib, level) for level in range(4)}}
+                **{f"no filter, ISA-L {level}": writer(isal_zlib, level)
+                   for level in (range(4) if isal_zlib else ())}}
     rows: dict[str, tuple[int, float]] = {}
     for _ in range(2):          # interleaved: every setting once per round, best of 2
         for name, encode in settings.items():

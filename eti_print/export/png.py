@@ -15,12 +15,14 @@ kernel gives only where pdfium draws; each band's whole pages are handed back
 (``madvise(MADV_DONTNEED)``) once the band is encoded.  A 510 x 418 mm board at 300 dpi
 (6095 x 5008 px, 116 MB as one bitmap) needs about 8 MB at a time.
 
-**Encoding.**  PNG rows without a filter (filter type 0), deflated by ISA-L at level
-1 (``isal``), chosen by measurement (``bench/bench_export.py --levels``, the
-README's table): of every encoder tried that writes the same pixels, the fastest,
-and its files are smaller than Pillow's adaptive filters with zlib level 1 and
-``Z_RLE`` for card faces.  Every PNG is tagged sRGB (an iCCP chunk, ``srgb_profile``)
-and carries its resolution (pHYs).  Decoded, every pixel is what pdfium drew.
+**Encoding.**  PNG rows without a filter (filter type 0), deflated by zlib at level
+1, chosen by measurement (``bench/bench_export.py --levels``, the README's table):
+half the time of Pillow's adaptive filters with zlib level 1 and ``Z_RLE``, and
+smaller files for card faces.  ISA-L (``isal``) deflates three times faster, but
+its streaming compressor is not deterministic: now and then the same rows come out
+as other (equally valid) bytes, which an export's files and hashes must not.
+Every PNG is tagged sRGB (an iCCP chunk, ``srgb_profile``) and carries its
+resolution (pHYs).  Decoded, every pixel is what pdfium drew.
 """
 
 from __future__ import annotations
@@ -36,8 +38,8 @@ from typing import Any
 #: 6095 px wide board 344 rows at a time.
 BAND_BYTES = 8 << 20
 
-#: ISA-L's deflate level (0 to 3): level 1 by measurement (the README's table).
-ISAL_LEVEL = 1
+#: zlib's deflate level: 1 by measurement (the README's table).
+LEVEL = 1
 
 #: Bytes of rows deflated at a time, and of an IDAT chunk at least.
 _PIECE = 64 << 10
@@ -61,11 +63,9 @@ def page_size(page: Any, scale: float) -> tuple[int, int]:
 class PngWriter:
     """An 8-bit RGB PNG fed band by band (``add``), tagged sRGB, at ``dpi`` if given."""
 
-    def __init__(self, width: int, height: int, dpi: int | None, level: int = ISAL_LEVEL,
+    def __init__(self, width: int, height: int, dpi: int | None, level: int = LEVEL,
                  deflate: Any = None):
-        """``deflate``: a zlib-like ``compressobj`` instead of ISA-L's (the bench's)."""
-        from isal import isal_zlib
-
+        """``deflate``: another zlib-like ``compressobj`` (the bench's)."""
         from .faces import srgb_profile
         self.width, self.height = width, height
         self.rows = 0
@@ -75,7 +75,7 @@ class PngWriter:
         if dpi is not None:
             ppm = int(dpi / 0.0254 + 0.5)     # pixels per metre, as Pillow writes them
             self._parts.append(_chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)))
-        self._deflate = deflate if deflate is not None else isal_zlib.compressobj(level)
+        self._deflate = deflate if deflate is not None else zlib.compressobj(level)
         self._idat: list[bytes] = []        # deflated bytes not yet in an IDAT chunk
         self._pending = 0
 
