@@ -65,55 +65,125 @@ def cache_dir() -> Path:
     return Path(platformdirs.user_cache_dir("eti-print", appauthor=False))
 
 
-def _tree(h: Any, root: Path, parts: tuple[str, ...], skip: tuple[str, ...] = ()) -> None:
+def _files(root: Path, parts: tuple[str, ...], skip: tuple[str, ...] = ()
+           ) -> list[tuple[str, str | None]]:
+    """The files under ``root`` of each of ``parts`` (a file or a folder), in a fixed
+    order (``os.walk``'s, each folder's files sorted, then its folders, sorted; a link
+    to a folder is passed over): ``(name relative to root, path)``, or ``(part, None)``
+    for a missing part."""
+    found: list[tuple[str, str | None]] = []
     for part in parts:
-        base = root / part
-        if base.is_file():
-            paths = [base]
-        elif base.is_dir():
-            paths = []
-            for folder, dirs, files in os.walk(base):
-                dirs[:] = sorted(d for d in dirs if d not in skip)
-                paths.extend(Path(folder) / f for f in sorted(files))
+        base = os.path.join(root, part)
+        if os.path.isfile(base):
+            found.append((part, base))
+        elif os.path.isdir(base):
+            _walk(base, part, skip, found)
         else:
-            h.update(b"missing " + part.encode() + b"\0")
+            found.append((part, None))
+    return found
+
+
+def _walk(folder: str, name: str, skip: tuple[str, ...],
+          found: list[tuple[str, str | None]]) -> None:
+    try:
+        with os.scandir(folder) as listing:
+            entries = sorted(listing, key=lambda e: e.name)
+    except OSError:
+        return
+    folders = []
+    for entry in entries:
+        if entry.is_dir():
+            if entry.name not in skip and not entry.is_symlink():
+                folders.append(entry)
+        else:
+            found.append((f"{name}/{entry.name}", entry.path))
+    for entry in folders:
+        _walk(entry.path, f"{name}/{entry.name}", skip, found)
+
+
+def _hash_files(h: Any, files: list[tuple[str, str | None]]) -> None:
+    for name, path in files:
+        if path is None:
+            h.update(b"missing " + name.encode() + b"\0")
             continue
-        for path in paths:
-            h.update(path.relative_to(root).as_posix().encode("utf-8", "surrogateescape")
-                     + b"\0")
-            try:
-                h.update(hashlib.sha256(path.read_bytes()).digest())
-            except OSError:
-                h.update(b"unreadable")
+        h.update(name.encode("utf-8", "surrogateescape") + b"\0")
+        try:
+            with open(path, "rb") as handle:
+                h.update(hashlib.sha256(handle.read()).digest())
+        except OSError:
+            h.update(b"unreadable")
+
+
+def _tree(h: Any, root: Path, parts: tuple[str, ...], skip: tuple[str, ...] = ()) -> None:
+    _hash_files(h, _files(root, parts, skip))
 
 
 def code_hash() -> str:
-    """eti-print's own files, the installed distributions and Python (once a process)."""
+    """eti-print's own files, the installed distributions and Python (once a process).
+
+    The files' bytes are read only when one of them may have changed: the hash is kept
+    in the cache folder under the files' names, sizes, modification times (in
+    nanoseconds) and inode numbers, and read back while all of them are the same.
+    Python recompiles a module only when its source's size or modification time (in
+    whole seconds) changes, so an edit this would miss is one Python would not run."""
     global _code_hash
     if _code_hash is None:
-        h = hashlib.sha256(FORMAT + sys.version.encode())
-        _tree(h, _PACKAGE_DIR.parent, (_PACKAGE_DIR.name,), skip=("__pycache__",))
-        plugins: set[str] = set()
-        # the installed distributions by name and version, not by where the folders of
-        # sys.path are: its first entry is the script's folder or the current one, so
-        # hashing the paths keyed ``python -m``, ``python -c`` and a profiler apart
-        installed: set[str] = set()
-        for entry in sys.path:
-            try:
-                names = sorted(n for n in os.listdir(entry or ".")
-                               if n.endswith((".dist-info", ".egg-info")))
-            except OSError:
-                continue
-            installed.update(names)
-            for name in names:
-                plugins.update(_game_modules(Path(entry or ".", name, "entry_points.txt")))
-        h.update("\0".join(sorted(installed)).encode("utf-8", "surrogateescape"))
-        # a game plugin of another distribution (an editable install keeps its version
-        # while its code changes): its files too
-        for top in sorted(plugins - {_PACKAGE_DIR.name}):
-            _module_files(h, top)
-        _code_hash = h.hexdigest()
+        files, installed = _code_files()
+        head = FORMAT + sys.version.encode()
+        names = "\0".join(installed).encode("utf-8", "surrogateescape")
+        stamp = hashlib.sha256(head + names + repr(_stats(files)).encode(
+            "utf-8", "surrogateescape")).hexdigest()
+        memo_path = cache_dir() / "code-hashes.bin"
+        memo = read_blob(memo_path, marshal.loads) if _enabled else None
+        memo = memo if isinstance(memo, dict) else {}
+        found = memo.get(stamp)
+        if not isinstance(found, str):
+            h = hashlib.sha256(head)
+            _hash_files(h, files)
+            h.update(names)
+            found = h.hexdigest()
+            if _enabled:        # a few installs may share the folder: the latest 16 kept
+                kept = dict(list(memo.items())[-15:])
+                kept[stamp] = found
+                write_blob(memo_path, kept, marshal.dumps)
+        _code_hash = found
     return _code_hash
+
+
+def _stats(files: list[tuple[str, str | None]]) -> list[tuple[str, int, int, int]]:
+    found = []
+    for name, path in files:
+        try:
+            st = os.stat(path) if path is not None else None
+        except OSError:
+            st = None
+        found.append((name, -1, -1, -1) if st is None
+                     else (name, st.st_size, st.st_mtime_ns, st.st_ino))
+    return found
+
+
+def _code_files() -> tuple[list[tuple[str, str | None]], list[str]]:
+    """What ``code_hash`` covers: the package's files, then those of each game plugin of
+    another distribution (an editable install keeps its version while its code
+    changes); and the installed distributions' names (with their versions), sorted."""
+    files = _files(_PACKAGE_DIR.parent, (_PACKAGE_DIR.name,), skip=("__pycache__",))
+    plugins: set[str] = set()
+    # the installed distributions by name and version, not by where the folders of
+    # sys.path are: its first entry is the script's folder or the current one, so
+    # hashing the paths keyed ``python -m``, ``python -c`` and a profiler apart
+    installed: set[str] = set()
+    for entry in sys.path:
+        try:
+            names = sorted(n for n in os.listdir(entry or ".")
+                           if n.endswith((".dist-info", ".egg-info")))
+        except OSError:
+            continue
+        installed.update(names)
+        for name in names:
+            plugins.update(_game_modules(Path(entry or ".", name, "entry_points.txt")))
+    for top in sorted(plugins - {_PACKAGE_DIR.name}):
+        files.extend(_module_files(top))
+    return files, sorted(installed)
 
 
 def _game_modules(path: Path) -> set[str]:
@@ -132,21 +202,22 @@ def _game_modules(path: Path) -> set[str]:
     return found
 
 
-def _module_files(h: Any, top: str) -> None:
-    """Hash the files of the top-level module ``top`` (found, not imported)."""
+def _module_files(top: str) -> list[tuple[str, str | None]]:
+    """The files of the top-level module ``top`` (found, not imported)."""
     import importlib.util
     try:
         spec = importlib.util.find_spec(top)
     except (ImportError, ValueError):
         spec = None
-    h.update(b"plugin " + top.encode() + b"\0")
+    found: list[tuple[str, str | None]] = [("plugin " + top, None)]
     if spec is None:
-        return
+        return found
     for folder in spec.submodule_search_locations or ():
-        _tree(h, Path(folder).parent, (Path(folder).name,), skip=("__pycache__",))
+        found.extend(_files(Path(folder).parent, (Path(folder).name,), skip=("__pycache__",)))
     if not spec.submodule_search_locations and spec.origin and os.path.isfile(spec.origin):
         origin = Path(spec.origin)
-        _tree(h, origin.parent, (origin.name,))
+        found.extend(_files(origin.parent, (origin.name,)))
+    return found
 
 
 def key(root: Path, *parts: Any) -> str:

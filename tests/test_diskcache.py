@@ -1,0 +1,70 @@
+"""The persistent cache's key of the code (``diskcache.code_hash``): kept between
+processes while no file of the code changed, and new when one did."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from eti_print import diskcache
+
+
+@pytest.fixture
+def plugin(tmp_path, monkeypatch):
+    """A game plugin of another distribution, whose code is part of the key, and a
+    cache folder of the test's own; ``code_hash`` as a new process would call it."""
+    site = tmp_path / "site"
+    dist = site / "mygame-1.0.dist-info"
+    dist.mkdir(parents=True)
+    (dist / "entry_points.txt").write_text("[eti_print.games]\nmine = mygame.game:GAME\n")
+    (site / "mygame").mkdir()
+    game = site / "mygame" / "game.py"
+    game.write_text("GAME = 1\n")
+    monkeypatch.syspath_prepend(str(site))
+    monkeypatch.setenv(diskcache.ENV_DIR, str(tmp_path / "cache"))
+
+    def fresh() -> str:
+        monkeypatch.setattr(diskcache, "_code_hash", None)
+        return diskcache.code_hash()
+    return game, fresh
+
+
+def test_a_new_process_reads_the_code_key_back_without_reading_the_code(plugin, monkeypatch):
+    _, fresh = plugin
+    first = fresh()
+    read = []
+    real = diskcache._hash_files
+    monkeypatch.setattr(diskcache, "_hash_files", lambda h, files: read.append(files) or
+                        real(h, files))
+    assert fresh() == first
+    assert read == []                      # nothing of the code was read: the kept key
+
+
+def test_an_edit_of_the_same_size_is_a_new_key(plugin):
+    game, fresh = plugin
+    before = fresh()
+    stat = game.stat()
+    game.write_text("GAME = 2\n")                            # same size
+    os.utime(game, ns=(stat.st_atime_ns, stat.st_mtime_ns + 1_000_000))
+    assert fresh() != before
+    game.write_text("GAME = 1\n")                            # undone: the first key again
+    assert fresh() == before
+
+
+def test_the_kept_key_is_the_hash_of_the_code(plugin):
+    """A new process's key is what hashing every file gives, kept or not, and a torn
+    or altered memo is never believed."""
+    _, fresh = plugin
+    hashed = fresh()                                         # hashed and kept
+    assert fresh() == hashed                                 # kept
+    memo = diskcache.cache_dir() / "code-hashes.bin"
+    data = bytearray(memo.read_bytes())
+    data[-3] ^= 0xFF
+    memo.write_bytes(bytes(data))
+    assert fresh() == hashed                                 # hashed again
+    diskcache.use(False)
+    try:
+        assert fresh() == hashed                             # --no-cache: always hashed
+    finally:
+        diskcache.use(True)
