@@ -33,6 +33,7 @@ import os
 import pickle
 import sys
 import tempfile
+import time
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,8 @@ MAX_BYTES = 256 * 1024 * 1024
 PACK_PARTS = ("pack.yaml", "cards", "templates", "fonts")
 
 _PACKAGE_DIR = Path(__file__).resolve().parent
+#: A code file modified less than this long ago (ns) keeps ``code_hash`` from being kept.
+RACY_NS = 2_000_000_000
 _code_hash: str | None = None
 
 
@@ -123,7 +126,8 @@ def code_hash() -> str:
 
     The files' bytes are read only when one of them may have changed: the hash is kept
     in the cache folder under the files' names, sizes, modification times (in
-    nanoseconds) and inode numbers, and read back while all of them are the same.
+    nanoseconds) and inode numbers, and read back while all of them are the same;
+    it is kept only when every file is older than a couple of seconds.
     Python recompiles a module only when its source's size or modification time (in
     whole seconds) changes, so an edit this would miss is one Python would not run."""
     global _code_hash
@@ -131,7 +135,8 @@ def code_hash() -> str:
         files, installed = _code_files()
         head = FORMAT + sys.version.encode()
         names = "\0".join(installed).encode("utf-8", "surrogateescape")
-        stamp = hashlib.sha256(head + names + repr(_stats(files)).encode(
+        stats = _stats(files)
+        stamp = hashlib.sha256(head + names + repr(stats).encode(
             "utf-8", "surrogateescape")).hexdigest()
         memo_path = cache_dir() / "code-hashes.bin"
         memo = read_blob(memo_path, marshal.loads) if _enabled else None
@@ -142,8 +147,12 @@ def code_hash() -> str:
             _hash_files(h, files)
             h.update(names)
             found = h.hexdigest()
-            if _enabled:        # a few installs may share the folder: the latest 16 kept
-                kept = dict(list(memo.items())[-15:])
+            # kept only once every file is older than RACY_NS: a file written again in the
+            # same clock tick as the stamp was taken would keep its stamp (git's "racy
+            # clean" files)
+            newest = max((stat[2] for stat in stats), default=0)
+            if _enabled and newest < time.time_ns() - RACY_NS:
+                kept = dict(list(memo.items())[-15:])      # a few installs may share it
                 kept[stamp] = found
                 write_blob(memo_path, kept, marshal.dumps)
         _code_hash = found

@@ -21,6 +21,7 @@ def plugin(tmp_path, monkeypatch):
     (site / "mygame").mkdir()
     game = site / "mygame" / "game.py"
     game.write_text("GAME = 1\n")
+    _age(game)
     monkeypatch.syspath_prepend(str(site))
     monkeypatch.setenv(diskcache.ENV_DIR, str(tmp_path / "cache"))
 
@@ -28,6 +29,13 @@ def plugin(tmp_path, monkeypatch):
         monkeypatch.setattr(diskcache, "_code_hash", None)
         return diskcache.code_hash()
     return game, fresh
+
+
+def _age(path, seconds: int = 60) -> None:
+    """``path`` as last modified ``seconds`` ago (a file just written is never trusted
+    by its stamp alone)."""
+    stat = path.stat()
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns - seconds * 10**9))
 
 
 def test_a_new_process_reads_the_code_key_back_without_reading_the_code(plugin, monkeypatch):
@@ -50,6 +58,22 @@ def test_an_edit_of_the_same_size_is_a_new_key(plugin):
     assert fresh() != before
     game.write_text("GAME = 1\n")                            # undone: the first key again
     assert fresh() == before
+
+
+def test_a_file_just_written_is_hashed_until_it_is_older(plugin, monkeypatch):
+    """An edit in the same clock tick as the stamp taken would keep the file's stamp, so
+    the key is not kept while a file of the code is a couple of seconds old or less."""
+    game, fresh = plugin
+    game.write_text("GAME = 3\n")                            # just now
+    first = fresh()
+    read = []
+    real = diskcache._hash_files
+    monkeypatch.setattr(diskcache, "_hash_files", lambda h, files: read.append(files) or
+                        real(h, files))
+    assert fresh() == first and len(read) == 1               # hashed again, not kept
+    _age(game)
+    assert fresh() == first and len(read) == 2               # hashed, now kept
+    assert fresh() == first and len(read) == 2               # read back
 
 
 def test_the_kept_key_is_the_hash_of_the_code(plugin):
