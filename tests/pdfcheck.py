@@ -8,7 +8,6 @@ import subprocess
 from pathlib import Path
 
 from pypdf import PdfReader
-from pypdf.generic import ContentStream
 
 
 def embedded_fonts(pdf: Path | bytes) -> set[str]:
@@ -36,15 +35,17 @@ def embedded_fonts(pdf: Path | bytes) -> set[str]:
 
 
 def placements(page) -> list[tuple[str, tuple[float, float], tuple[float, ...]]]:
-    """(form, trim origin, clip rect) of every piece drawn on a page, in drawing order."""
-    content = ContentStream(page.get_contents(), page.pdf)
+    """(form, trim origin, clip rect) of every piece drawn on a page (a pikepdf page), in
+    drawing order."""
+    import pikepdf
     placed, clip, origin = [], None, (0.0, 0.0)
-    for operands, op in content.operations:
-        if op == b"re":
+    for operands, op in pikepdf.parse_content_stream(page, "re cm Do"):
+        op = str(op)
+        if op == "re":
             clip = tuple(float(v) for v in operands)
-        elif op == b"cm":
+        elif op == "cm":
             origin = (float(operands[4]), float(operands[5]))
-        elif op == b"Do":
+        elif op == "Do":
             placed.append((str(operands[0]), origin, clip))
     return placed
 
