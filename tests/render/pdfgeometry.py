@@ -100,6 +100,8 @@ def _rgb(op: str, operands: list) -> tuple[float, float, float] | None:
 #: The operators a walk for text alone reads (state, colour, text, forms): pikepdf skips
 #: the rest (paths, strokes, fills), which change nothing a ``TextRun`` records.
 TEXT_OPERATORS = "q Q cm g rg k sc scn BT Tf TL Tm Td TD T* Tj TJ ' \" Do"
+#: The operators a walk for strokes alone reads (state, paths, painting, forms).
+STROKE_OPERATORS = "q Q cm w m l c v y re h S s B B* b b* f F f* n W W* Do"
 
 
 def _operations(stream: pikepdf.Object, operators: str = "") -> list[tuple[str, list]]:
@@ -261,7 +263,7 @@ def text_runs(path: Path) -> list[TextRun]:
 def strokes(path: Path) -> list[Stroke]:
     """Every stroked straight segment a PDF draws (curves as their chords), in page
     coordinates (points, y up)."""
-    return read(path).strokes
+    return read(path, operators=STROKE_OPERATORS).strokes
 
 
 def is_bold(font: str) -> bool:
