@@ -97,11 +97,19 @@ def _rgb(op: str, operands: list) -> tuple[float, float, float] | None:
     return None
 
 
-def _operations(stream: pikepdf.Object) -> list[tuple[str, list]]:
-    """A content stream's operators, each with its operands as Python values: numbers as
-    floats, a shown string (Tj, TJ, ', ") as its latin-1 text; names stay pikepdf's."""
+#: The operators a walk for text alone reads (state, colour, text, forms): pikepdf skips
+#: the rest (paths, strokes, fills), which change nothing a ``TextRun`` records.
+TEXT_OPERATORS = "q Q cm g rg k sc scn BT Tf TL Tm Td TD T* Tj TJ ' \" Do"
+#: The operators a walk for strokes alone reads (state, paths, painting, forms).
+STROKE_OPERATORS = "q Q cm w m l c v y re h S s B B* b b* f F f* n W W* Do"
+
+
+def _operations(stream: pikepdf.Object, operators: str = "") -> list[tuple[str, list]]:
+    """A content stream's operators (only ``operators``, if given), each with its operands
+    as Python values: numbers as floats, a shown string (Tj, TJ, ', ") as its latin-1
+    text; names stay pikepdf's."""
     found = []
-    for operands, operator in pikepdf.parse_content_stream(stream):
+    for operands, operator in pikepdf.parse_content_stream(stream, operators):
         op = str(operator)
         if op in ("Tj", "TJ", "'", '"'):
             arg = operands[-1]
@@ -114,7 +122,9 @@ def _operations(stream: pikepdf.Object) -> list[tuple[str, list]]:
 
 
 class _Reader:
-    def __init__(self) -> None:
+    def __init__(self, operators: str = "", max_depth: int = 12) -> None:
+        self.operators = operators
+        self.max_depth = max_depth
         self.texts: list[TextRun] = []
         self.strokes: list[Stroke] = []
         #: each form's operations, parsed once however often it is drawn
@@ -125,9 +135,9 @@ class _Reader:
     def operations(self, stream: pikepdf.Object) -> list[tuple[str, list]]:
         key = stream.objgen
         if key == (0, 0):                     # a direct object (a page): read once anyway
-            return _operations(stream)
+            return _operations(stream, self.operators)
         if key not in self._parsed:
-            self._parsed[key] = _operations(stream)
+            self._parsed[key] = _operations(stream, self.operators)
         return self._parsed[key]
 
     def walk(self, stream: pikepdf.Object, resources: pikepdf.Object, ctm: Matrix,
@@ -217,7 +227,7 @@ class _Reader:
                 if text.strip():
                     self.texts.append(TextRun(page, size * _scale(m), fill, font, text,
                                               m[4], m[5]))
-            elif op == "Do" and depth < 12 and xobjects is not None:
+            elif op == "Do" and xobjects is not None:
                 xobject = xobjects.get(operands[0])
                 if xobject is not None and xobject.get("/Subtype") == "/Form":
                     matrix = tuple(float(v) for v in xobject.get("/Matrix", list(IDENTITY)))
@@ -226,14 +236,20 @@ class _Reader:
                     self.forms.append(_box(page, [_apply(m, x, y) for x, y in
                                                   ((x0, y0), (x1, y0), (x1, y1), (x0, y1))],
                                            depth))
+                    if depth >= self.max_depth:
+                        continue
                     self.walk(xobject, xobject.get("/Resources", resources),
                               _mul(matrix, ctm), page, depth + 1)  # type: ignore[arg-type]
 
 
-def read(path: Path) -> _Reader:
-    reader = _Reader()
+def read(path: Path, pages: int | None = None, max_depth: int = 12,
+         operators: str = "") -> _Reader:
+    """What the PDF draws: on its first ``pages`` pages (all by default), in forms
+    nested up to ``max_depth`` deep (0: the pages' own content, with the boxes of the
+    forms they draw), reading only ``operators`` (all by default)."""
+    reader = _Reader(operators, max_depth)
     with pikepdf.open(path) as pdf:
-        for number, page in enumerate(pdf.pages):
+        for number, page in enumerate(pdf.pages[:pages]):
             reader.walk(page.obj, page.obj.get("/Resources", pikepdf.Dictionary()), IDENTITY,
                         number)
     return reader
@@ -241,13 +257,13 @@ def read(path: Path) -> _Reader:
 
 def text_runs(path: Path) -> list[TextRun]:
     """Every run of text a PDF prints, at its effective size."""
-    return read(path).texts
+    return read(path, operators=TEXT_OPERATORS).texts
 
 
 def strokes(path: Path) -> list[Stroke]:
     """Every stroked straight segment a PDF draws (curves as their chords), in page
     coordinates (points, y up)."""
-    return read(path).strokes
+    return read(path, operators=STROKE_OPERATORS).strokes
 
 
 def is_bold(font: str) -> bool:

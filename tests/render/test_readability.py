@@ -3,6 +3,7 @@ every pack builds, and refused in layouts with the file, line and box named."""
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 
 import pytest
@@ -23,7 +24,9 @@ MODES = [(pack, mode) for pack, modes in BUILDS.items() for mode in modes]
 LIGHT = 0.45      # ink this light (WCAG luminance) is only readable on a darker ground
 
 
+@functools.cache
 def _rules(pack: str):
+    """The pack's text floors (read once per pack: the tests only read them)."""
     return rules(load_dataset(Pack.open(PACKS[pack]), checks=False))
 
 

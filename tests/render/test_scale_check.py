@@ -25,8 +25,9 @@ TOLERANCE = mm(0.05)
 
 
 def scale_square(path: Path) -> tuple[Box, list[str]]:
-    """The first page's scale square, and what is wrong with where it is."""
-    geometry = read(path)
+    """The first page's scale square, and what is wrong with where it is (read from the
+    first page's own content and the boxes of the forms it draws: all the check uses)."""
+    geometry = read(path, pages=1, max_depth=0)
     with pikepdf.open(path) as pdf:
         x0, y0, x1, y1 = (float(v) for v in pdf.pages[0].mediabox)
     squares = [b for b in geometry.fills if b.page == 0 and b.depth == 0
