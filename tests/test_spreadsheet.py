@@ -15,6 +15,7 @@ from eti_print.export.data import export_data
 from eti_print.pack import Pack
 
 from conftest import csv_chits_pack
+from pdfcheck import pdf_text
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -415,9 +416,7 @@ def test_watch_rebuilds_a_pack_whose_deck_is_a_spreadsheet(tmp_path):
         report = reports.get(timeout=120)
         assert report.ok and report.changes == ["cards/chits.csv"], report.problems
         assert "mad-scientists-counters.pdf" in report.written
-        from pypdf import PdfReader
-        text = " ".join(p.extract_text() for p in
-                        PdfReader(out / "mad-scientists-counters.pdf").pages)
+        text = pdf_text(out / "mad-scientists-counters.pdf")
         assert "Mega Agents" in text or "MEGA AGENTS" in text
         good = (out / "mad-scientists-counters.pdf").read_bytes()
         sheet.write_text(sheet.read_text().replace(",3,1,3,", ",three,1,3,", 1))
