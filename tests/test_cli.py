@@ -94,16 +94,36 @@ def _imported(args: list[str], env: dict[str, str],
     return out, json.loads(loaded)
 
 
+def _imported_in_turn(commands: list[list[str]], env: dict[str, str],
+                      modules: tuple[str, ...]) -> list[tuple[str, list[str]]]:
+    """``eti-print`` run with each of ``commands`` in turn in one new process: each one's
+    output, and which of ``modules`` the process had imported when it ended."""
+    import json
+    import re
+    import subprocess
+    import sys
+    script = ("import json, sys\nfrom eti_print.cli import main\n"
+              "for argv in json.loads(sys.argv[1]):\n    try:\n        main(argv)\n"
+              "    finally:\n        print('loaded:', json.dumps([m for m in "
+              f"{modules!r} if m in sys.modules]), flush=True)\n")
+    done = subprocess.run([sys.executable, "-c", script, json.dumps(commands)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    parts = re.split(r"(?m)^loaded: (.*)\n", done.stdout)
+    assert len(parts) == 2 * len(commands) + 1, done.stdout + done.stderr
+    return [(parts[2 * n], json.loads(parts[2 * n + 1])) for n in range(len(commands))]
+
+
 @pytest.mark.long
 def test_a_cached_validate_or_build_and_a_commands_help_load_no_heavy_library(tmp_path):
     import os
     env = {**os.environ, "ETI_PRINT_CACHE_DIR": str(tmp_path / "cache"),
            "ETI_PRINT_BUILD_CACHE": "on"}
-    out, loaded = _imported(["validate", "sci-tech"], env)      # fills the cache
+    (out, loaded), _ = _imported_in_turn(                      # fill the cache
+        [["validate", "sci-tech"], ["build", "sci-tech", "-q", "--out", str(tmp_path / "a")]],
+        env, HEAVY)
     assert "OK" in out and "yaml" in loaded
     out, loaded = _imported(["validate", "sci-tech"], env)
     assert "Sci-Tech" in out and "OK" in out and loaded == []
-    _imported(["build", "sci-tech", "-q", "--out", str(tmp_path / "a")], env)
     _, loaded = _imported(["build", "sci-tech", "-q", "--out", str(tmp_path / "b")], env)
     assert loaded == []
     assert sorted(p.name for p in (tmp_path / "b").iterdir()) == \
@@ -122,17 +142,21 @@ UNUSED = ("eti_print.games.eti.sim", "eti_print.games.eti.balance", "eti_print.e
 
 
 def test_a_cold_validate_or_build_loads_only_the_modules_it_runs(tmp_path):
+    """In one process, in turn (what is loaded only grows, so each command is checked
+    as if alone: none of them may load any of UNUSED but the sheet reader at the end)."""
     import os
     env = {**os.environ, "ETI_PRINT_CACHE_DIR": str(tmp_path / "cache")}
-    out, loaded = _imported(["validate", "--no-cache"], env, UNUSED)
+    sheet_pack = csv_chits_pack(tmp_path / "ms")
+    validated, built, sheet = _imported_in_turn(
+        [["validate", "--no-cache"], ["build", "--no-cache", "-q", "--out", str(tmp_path / "o")],
+         ["validate", str(sheet_pack), "--no-cache"]], env, UNUSED)
+    out, loaded = validated
     assert "OK" in out and loaded == []
-    _, loaded = _imported(["build", "--no-cache", "-q", "--out", str(tmp_path / "o")], env,
-                          UNUSED)
+    _, loaded = built
     assert loaded == [] and (tmp_path / "o" / "eti-cards.pdf").exists()
     # a pack whose data is a spreadsheet loads its reader
-    sheet_pack = csv_chits_pack(tmp_path / "ms")
-    out, loaded = _imported(["validate", str(sheet_pack), "--no-cache"], env, UNUSED)
-    assert "OK" in out and loaded == ["eti_print.spreadsheet"]
+    out, loaded = sheet
+    assert "OK" in out and "Mad Scientists" in out and loaded == ["eti_print.spreadsheet"]
 
 
 # ---------------------------------------------------------------------------

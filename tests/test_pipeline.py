@@ -185,10 +185,15 @@ def test_the_shared_cache_gives_what_a_fresh_build_gives_for_a_copy_edited(tmp_p
     build(str(copy), tmp_path / "fresh", PrintOptions(), cache=None)
     assert _pdfs(tmp_path / "b") == _pdfs(tmp_path / "fresh")
     assert _pdfs(tmp_path / "b")["eti-boards.pdf"] == _pdfs(tmp_path / "a")["eti-boards.pdf"]
-    # the PDFs' dates come from SOURCE_DATE_EPOCH: another value is another build
+    # the PDFs' dates come from SOURCE_DATE_EPOCH: another value is another build (of
+    # every output; shown on the small pack, its outputs first kept in the same cache)
+    small = copy_pack(tmp_path / "small", SCI_TECH)
+    build(str(small), tmp_path / "undated", PrintOptions(), cache=cache)
+    build(str(small), tmp_path / "undated", PrintOptions(), cache=cache)
+    assert cache.stats.outputs_reused and not cache.stats.outputs_rendered
     monkeypatch.setenv("SOURCE_DATE_EPOCH", "1234567890")
-    build(str(copy), tmp_path / "dated", PrintOptions(), cache=cache)
-    assert cache.stats.outputs_reused == []
+    build(str(small), tmp_path / "dated", PrintOptions(), cache=cache)
+    assert cache.stats.outputs_reused == [] and cache.stats.outputs_rendered
     from pypdf import PdfReader
     for pdf in (tmp_path / "dated").glob("*.pdf"):
         assert PdfReader(pdf).metadata["/CreationDate"].startswith("D:20090213"), pdf.name
@@ -198,14 +203,14 @@ def test_the_shared_cache_gives_what_a_fresh_build_gives_for_a_copy_edited(tmp_p
 def test_the_shared_cache_never_hides_a_problem(tmp_path, capsys):
     from eti_print.cache import BuildCache
     cache = BuildCache(workers=1, keep=4)
-    pack = copy_pack(tmp_path / "pack")
+    pack = copy_pack(tmp_path / "pack", SCI_TECH)           # a small pack: any pack will do
     validate(str(pack), cache=cache)
-    edit(pack / "templates/layouts/event.yaml", 'text: "{{ card.title }}"',
-         'text: "{{ card.titel }}"')
+    edit(pack / "templates/layouts/marker-level-1.yaml", 'fill: "{{ card.colour }}"',
+         'fill: "{{ card.colur }}"')
     from eti_print.errors import InputError
-    with pytest.raises(InputError, match="titel"):
+    with pytest.raises(InputError, match="colur"):
         validate(str(pack), cache=cache)
-    with pytest.raises(InputError, match="titel"):
+    with pytest.raises(InputError, match="colur"):
         build(str(pack), tmp_path / "out", PrintOptions(), cache=cache)
     assert not (tmp_path / "out").exists() or not list((tmp_path / "out").glob("*.pdf"))
 
