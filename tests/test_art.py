@@ -562,3 +562,25 @@ def test_readme_states_the_rules_and_licence():
     text = (REPO / "templates" / "art" / "README.md").read_text()
     for words in ("single-colour", 'viewBox="0 0 100 100"', "MIT", "#000000"):
         assert words in text
+
+
+def test_a_bad_art_file_fails_every_card_that_uses_it_and_is_read_once(tmp_path, monkeypatch):
+    """Each card that uses a bad art file is told its problem (the same, naming the
+    file's line), and the file is read and decoded only once."""
+    folder = tmp_path / "templates" / "art"
+    folder.mkdir(parents=True)
+    (folder / "icon.svg").write_text('<svg xmlns="http://www.w3.org/2000/svg" '
+                                     'viewBox="0 0 10 10">\n<rect x="nan" width="1" '
+                                     'height="1"/></svg>\n')
+    library = ArtLibrary(tmp_path)
+    reads = []
+    real = art.library.files.read_capped
+    monkeypatch.setattr(art.library.files, "read_capped",
+                        lambda *a, **k: reads.append(a) or real(*a, **k))
+    found = []
+    for card in range(3):
+        with pytest.raises(InputError, match="not a finite number") as error:
+            library.get("icon", where="cards/deck.yaml", line=card + 1)
+        found.append([str(p) for p in error.value.problems])
+    assert found[0] == found[1] == found[2] and "templates/art/icon.svg:2" in found[0][0]
+    assert len(reads) == 1

@@ -14,7 +14,7 @@ from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib import colors
 
 from .. import tracking
-from ..errors import fail
+from ..errors import InputError, fail
 from ..pack import confine
 from . import files
 from .images import RASTER_FORMATS, RasterArt, load_raster
@@ -68,6 +68,10 @@ class ArtLibrary:
         self.art_dir = PurePosixPath(art_dir).as_posix()
         self.fonts = art_fonts(fonts)
         self._cache: dict[str, Drawing | RasterArt] = {}
+        #: The problems of each art file found bad (they name the file, not the
+        #: reference): every later card that uses it is told them again, without
+        #: decoding the file again.
+        self._bad: dict[str, list[Any]] = {}
         self._tinted: dict[tuple, Drawing] = {}
 
     def _dir(self) -> Path | None:
@@ -149,8 +153,16 @@ class ArtLibrary:
         shown = shown_all[0]
         ext = names[0].rpartition(".")[2]
         path = confine(self.root, shown, "", where=where or shown, line=line, field=field)
-        data = files.read_capped(path, shown)
-        art = load_svg(data, shown, self.fonts) if ext == "svg" else load_raster(data, shown, ext)
+        bad = self._bad.get(art_id)
+        if bad is not None:
+            raise InputError(bad)
+        try:
+            data = files.read_capped(path, shown)
+            art = (load_svg(data, shown, self.fonts) if ext == "svg"
+                   else load_raster(data, shown, ext))
+        except InputError as error:
+            self._bad[art_id] = error.problems
+            raise
         self._cache[art_id] = art
         return art
 
