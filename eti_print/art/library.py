@@ -14,7 +14,7 @@ from reportlab.graphics.shapes import Drawing, Group
 from reportlab.lib import colors
 
 from .. import tracking
-from ..errors import InputError, fail
+from ..errors import InputError, Problem, fail
 from ..pack import confine
 from . import files
 from .images import RASTER_FORMATS, RasterArt, load_raster
@@ -71,7 +71,7 @@ class ArtLibrary:
         #: The problems of each art file found bad (they name the file, not the
         #: reference): every later card that uses it is told them again, without
         #: decoding the file again.
-        self._bad: dict[str, list[Any]] = {}
+        self._bad: dict[str, list[Problem]] = {}
         self._tinted: dict[tuple, Drawing] = {}
 
     def _dir(self) -> Path | None:
@@ -129,6 +129,9 @@ class ArtLibrary:
         cached = self._cache.get(art_id)
         if cached is not None:
             return cached
+        bad = self._bad.get(art_id)
+        if bad is not None:
+            raise InputError(bad)
         if not isinstance(art_id, str) or not _ID_RE.match(art_id):
             raise fail(f"art id {art_id!r} is not a valid id", path=where, line=line,
                        field=field, hint="art ids are lowercase slugs such as field-physics")
@@ -153,9 +156,6 @@ class ArtLibrary:
         shown = shown_all[0]
         ext = names[0].rpartition(".")[2]
         path = confine(self.root, shown, "", where=where or shown, line=line, field=field)
-        bad = self._bad.get(art_id)
-        if bad is not None:
-            raise InputError(bad)
         try:
             data = files.read_capped(path, shown)
             art = (load_svg(data, shown, self.fonts) if ext == "svg"

@@ -17,7 +17,7 @@ kernel gives only where pdfium draws; each band's whole pages are handed back
 
 **Encoding.**  PNG rows without a filter (filter type 0), deflated by zlib at level
 1, chosen by measurement (``bench/bench_export.py --levels``, the README's table):
-half the time of Pillow's adaptive filters with zlib level 1 and ``Z_RLE``, and
+less time than Pillow's adaptive filters with zlib level 1 and ``Z_RLE``, and
 smaller files for card faces.  ISA-L (``isal``) deflates three times faster, but
 its streaming compressor is not deterministic: now and then the same rows come out
 as other (equally valid) bytes, which an export's files and hashes must not.
