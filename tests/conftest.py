@@ -201,6 +201,17 @@ def pack_copy(tmp_path: Path) -> Path:
     return copy_pack(tmp_path / "pack")
 
 
+@pytest.fixture
+def art_loaded_afresh(monkeypatch):
+    """Art loaded afresh for one test: ``art.svg`` keeps the drawings a process loaded
+    (by bytes, name and fonts), so a file an earlier test loaded would skip the vetting
+    and svglib calls a test of them watches."""
+    import collections
+
+    import eti_print.art.svg
+    monkeypatch.setattr(eti_print.art.svg, "_LOADED", collections.OrderedDict())
+
+
 @pytest.fixture(scope="session")
 def database():
     from eti_print.games.eti.model import load_database

@@ -33,6 +33,10 @@ SVG_NS = "http://www.w3.org/2000/svg"
 FONT = "ArtTestSans"
 
 
+#: Each test here loads its art afresh (conftest.art_loaded_afresh).
+pytestmark = pytest.mark.usefixtures("art_loaded_afresh")
+
+
 @pytest.fixture(scope="module", autouse=True)
 def test_font():
     if FONT not in pdfmetrics.getRegisteredFontNames():
@@ -584,3 +588,25 @@ def test_a_bad_art_file_fails_every_card_that_uses_it_and_is_read_once(tmp_path,
         found.append([str(p) for p in error.value.problems])
     assert found[0] == found[1] == found[2] and "templates/art/icon.svg:2" in found[0][0]
     assert len(reads) == 1
+
+
+def test_a_loaded_drawing_is_reused_by_content_never_by_name(tmp_path, monkeypatch):
+    """A later library (a later build in the same process) takes the drawing an earlier
+    one loaded from the same bytes, without vetting or converting the file again; a
+    file whose bytes changed, or art that may use other fonts, is loaded afresh."""
+    folder = tmp_path / "templates" / "art"
+    folder.mkdir(parents=True)
+    icon = folder / "icon.svg"
+    icon.write_text(f'<svg xmlns="{SVG_NS}" viewBox="0 0 10 10"><rect width="4" height="4"/>'
+                    '</svg>')
+    converted = []
+    real = art.svg._render
+    monkeypatch.setattr(art.svg, "_render", lambda *a: converted.append(a[1]) or real(*a))
+    first = ArtLibrary(tmp_path).get("icon")
+    assert ArtLibrary(tmp_path).get("icon") is first and len(converted) == 1
+    icon.write_text(icon.read_text().replace('width="4"', 'width="6"'))
+    edited = ArtLibrary(tmp_path).get("icon")
+    assert edited is not first and len(converted) == 2
+    assert [c.width for c in walk(edited) if hasattr(c, "width")][-1] == 6
+    assert ArtLibrary(tmp_path, fonts={FONT}).get("icon") is not edited
+    assert len(converted) == 3

@@ -17,6 +17,10 @@ from eti_print.errors import InputError
 
 from pdfcheck import NO_QPDF, dangling_resources, qpdf_check, rasterise
 
+#: Each test here loads its art afresh (conftest.art_loaded_afresh).
+pytestmark = pytest.mark.usefixtures("art_loaded_afresh")
+
+
 ICON = """<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">
 <rect width="10" height="10" fill="#000"/></svg>"""
 

@@ -16,6 +16,9 @@ from eti_print.pack import Pack
 
 from pdfcheck import NO_QPDF, dangling_resources, qpdf_check, rasterise
 
+#: Each test here loads its art afresh (conftest.art_loaded_afresh).
+pytestmark = pytest.mark.usefixtures("art_loaded_afresh")
+
 SVG = 'xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink"'
 RED, BLUE = (255, 0, 0), (0, 0, 255)
 

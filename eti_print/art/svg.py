@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import base64
 import binascii
+import hashlib
 import logging
 import math
 import re
+from collections import OrderedDict
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any
@@ -18,6 +20,7 @@ from lxml import etree
 from PIL import Image as PILImage
 from reportlab.graphics.shapes import Drawing
 from reportlab.graphics.shapes import Image as RLImage
+from reportlab.pdfbase import pdfmetrics
 from svglib.fonts import FontMap
 
 from .. import limits
@@ -515,16 +518,36 @@ def _render(root: etree._Element, shown: str, fonts: ArtFonts) -> Drawing:
     return drawing
 
 
+#: The drawings of the SVG files loaded in this process, by their bytes, name and fonts
+#: (the registered font objects too: svglib measures text as it converts), newest
+#: last: a later build of the same art (a test session, ``watch`` after an edit that
+#: loads the pack again, ``serve``) takes the drawing instead of vetting and
+#: converting the file again.  Only a file that loaded is kept; drawings are never
+#: modified once loaded (``ArtLibrary.tinted`` recolours a copy).
+_LOADED: OrderedDict[tuple, Drawing] = OrderedDict()
+_KEEP = 256
+
+
 def load_svg(data: bytes, shown: str, fonts: Any = None) -> Drawing:
     """Vet SVG bytes and draw them; ``shown`` names the file in messages.
 
     ``fonts`` is what :func:`art_fonts` takes: the fonts ``<text>`` may use.
     """
     fonts = art_fonts(fonts)
+    key = (hashlib.sha256(data).digest(), shown,
+           tuple((family, faces, tuple(pdfmetrics._fonts.get(face) for face in faces))
+                 for family, faces in sorted(fonts.items())))
+    drawing = _LOADED.get(key)
+    if drawing is not None:
+        _LOADED.move_to_end(key)
+        return drawing
     vetter = _Vetter(shown, fonts)
     root = vetter.parse(data)
     vetter.check(root)
-    return _render(root, shown, fonts)
+    drawing = _LOADED[key] = _render(root, shown, fonts)
+    if len(_LOADED) > _KEEP:
+        _LOADED.popitem(last=False)
+    return drawing
 
 
 def _walk(node: Any) -> Iterator[Any]:

@@ -20,6 +20,9 @@ from hypothesis import strategies as st
 
 from eti_print.errors import InputError
 
+#: Each test here loads its art afresh (conftest.art_loaded_afresh).
+pytestmark = pytest.mark.usefixtures("art_loaded_afresh")
+
 FUZZ = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture,
                                        HealthCheck.too_slow])
