@@ -413,11 +413,16 @@ def validate(pack_arg: str | None, cache: BuildCache | None = SHARED,
 
 
 def _validate(pack_arg: str | None, cache: BuildCache | None, verbose: bool) -> str:
-    from .dataset import unlisted_note
     # the pack's print: defaults too, so that validate fails exactly when build would
     ctx = load_checked(pack_arg, PrintRequest(), cache)
     gc.freeze()                    # the loaded pack lives to the end (batch_gc unfreezes)
-    plans = summaries(ctx)
+    return report(ctx, summaries(ctx), verbose)
+
+
+def report(ctx: Context, plans: list[tuple[Job, Any]], verbose: bool = False) -> str:
+    """``validate``'s one-line summary of a pack whose every job resolved, from each
+    job's ``summarize``d plan (``summaries``)."""
+    from .dataset import unlisted_note
     ds, game = ctx.dataset, ctx.game
     resolved = {deck: n for job, counts in plans if job.key == "decks"
                 for deck, n in counts.items()}

@@ -12,9 +12,9 @@ import pytest
 
 from eti_print.cache import BuildCache, TrackedDocs, _Recorder, fingerprint
 from eti_print.cli import main
-from eti_print.options import PrintOptions
+from eti_print.options import PrintOptions, PrintRequest
+from eti_print.pipeline import draw, report, resolve, summarize
 from eti_print.pipeline import load_checked as load_context
-from eti_print.pipeline import render as render_all
 from eti_print.watch import _filter, rebuild, watch
 
 from conftest import PACK_PARTS, ROOT, copy_pack, edit, line_of
@@ -204,20 +204,35 @@ EDITS = [
 ]
 
 
+def _fresh(folder: Path) -> None:
+    """After each of ``EDITS``, applied one after another to a copy of the pack, a
+    fresh (uncached) build: the SHA-256 of every PDF it makes (``fresh.json``), and
+    what ``validate`` without a cache reports (``validated.json``: its summary,
+    formatted from the very plans the build drew)."""
+    pack = copy_pack(folder / "pack")
+    found, validated = [], []
+    for path, old, new in EDITS:
+        edit(pack / path, old, new)
+        ctx = load_context(str(pack), PrintRequest())     # as validate loads it
+        plans = resolve(ctx)
+        validated.append(report(ctx, [(job, summarize(job, plan)) for job, plan in plans]))
+        found.append({o.name: hashlib.sha256(o.data).hexdigest() for o in draw(ctx, plans)})
+    (folder / "fresh.json").write_text(json.dumps(found), encoding="utf-8")
+    (folder / "validated.json").write_text(json.dumps(validated), encoding="utf-8")
+
+
 @pytest.fixture(scope="session")
 def fresh_builds(shared_folder) -> list[dict[str, str]]:
-    """The SHA-256 of every PDF a fresh (uncached) build makes after each of ``EDITS``,
-    applied one after another to a copy of the pack: computed once per session (for
-    all xdist workers), shared by both worker counts below."""
-    def make(folder: Path) -> None:
-        pack = copy_pack(folder / "pack")
-        found = []
-        for path, old, new in EDITS:
-            edit(pack / path, old, new)
-            found.append({o.name: hashlib.sha256(o.data).hexdigest()
-                          for o in render_all(load_context(str(pack), PrintOptions()))})
-        (folder / "fresh.json").write_text(json.dumps(found), encoding="utf-8")
-    return json.loads((shared_folder("watch-fresh-builds", make) / "fresh.json").read_text())
+    """The SHA-256 of every PDF a fresh build makes after each of ``EDITS`` (``_fresh``):
+    computed once per session (for all xdist workers), shared by the tests below."""
+    return json.loads((shared_folder("watch-fresh-builds", _fresh) / "fresh.json").read_text())
+
+
+@pytest.fixture(scope="session")
+def fresh_validates(shared_folder) -> list[str]:
+    """What ``validate`` without a cache reports after each of ``EDITS`` (``_fresh``)."""
+    folder = shared_folder("watch-fresh-builds", _fresh)
+    return json.loads((folder / "validated.json").read_text())
 
 
 @pytest.mark.long
@@ -245,7 +260,8 @@ def test_the_persistent_cache_gives_what_fresh_builds_give(pack_copy, tmp_path, 
 
 
 @pytest.mark.long
-def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds):
+def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fresh_builds,
+                                                         fresh_validates):
     """The build cache's entries kept on disk (diskcache.EntryStore), read back by a cold
     build (a cache with nothing in memory, as a new process has) after edits to every
     kind of input: byte for byte a fresh build, reusing what the edit did not touch."""
@@ -262,15 +278,16 @@ def test_job_entries_on_disk_give_what_fresh_builds_give(pack_copy, tmp_path, fr
 
     built("first")
     reused = set()
-    for n, ((path, old, new), fresh) in enumerate(zip(EDITS, fresh_builds, strict=True)):
+    for n, ((path, old, new), fresh, summary) in enumerate(zip(EDITS, fresh_builds,
+                                                               fresh_validates, strict=True)):
         edit(pack_copy / path, old, new)
         found, cache = built(f"edit{n}")
         assert found == fresh, f"stale after editing {path}"
         assert cache.stats.outputs_rendered, path               # the edit is drawn afresh
         reused.update(cache.stats.outputs_reused)
         # validate reads the summaries back: the same report as without the cache
-        assert validate(str(pack_copy), cache=BuildCache(workers=1, disk=store)) == \
-            validate(str(pack_copy), cache=None), path
+        assert validate(str(pack_copy), cache=BuildCache(workers=1, disk=store)) == summary, \
+            path
     assert {"eti-boards.pdf", "eti-cards.pdf", "eti-tokens.pdf"} <= reused
     again, cache = built("again")                                # nothing changed: all read
     assert again == fresh_builds[-1] and cache.stats.outputs_rendered == []
