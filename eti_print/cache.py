@@ -115,12 +115,17 @@ class CacheStats:
 class BuildCache:
     """Everything one process keeps between builds of one pack (see the module doc)."""
 
-    def __init__(self, workers: int | None = None, keep: int = 1, disk: Any = None) -> None:
+    def __init__(self, workers: int | None = None, keep: int = 1, disk: Any = None,
+                 once: bool = False) -> None:
         #: Processes rendering at once (1: everything in this process).  By
         #: default two on a multi-core machine, but only while a core is idle
         #: (forked workers on a busy machine only add overhead).
         self.workers = workers if workers is not None else min(2, os.cpu_count() or 1)
         self._auto = workers is None
+        #: A cache for one build (the command line's, whose entries live on disk): a
+        #: renderer may be forked the first time it runs, since no later build of this
+        #: process would find the caches its child fills warm here.
+        self.once = once
         #: Entries kept per job and deck (and resource sets): 1 for watch (one pack);
         #: more for a process that builds several packs in turn (``pipeline.SHARED``).
         self.keep = max(1, keep)
@@ -186,9 +191,9 @@ class BuildCache:
         if self._parallel():
             stale = [r for r in renderers
                      if self._find(self._outputs, _name(r), self._output_key(ctx)) is None]
-            # Fork only renderers that have run here before: a child's lazily filled
-            # caches (compiled templates, tinted art) die with it.
-            forks = [r for r in stale[1:] if _name(r) in self._ran_here]
+            # Fork only renderers that have run here before (unless ``once``): a child's
+            # lazily filled caches (compiled templates, tinted art) die with it.
+            forks = [r for r in stale[1:] if self.once or _name(r) in self._ran_here]
             if forks:
                 gc.freeze()   # children do not copy the heap to collect it
                 try:
@@ -224,10 +229,11 @@ class BuildCache:
     def _fork(self, renderer: Callable[[Any, Any], list], ctx: Any) -> None:
         def work() -> tuple:
             deps: dict[tuple, str] = {}
+            lines: list[str] = []          # its progress, told by the parent in job order
             self._recorder.stack = [deps]
             tracking.ACTIVE = self._recorder
             try:
-                return ("ok", renderer(self.tracked(ctx), None), deps)
+                return ("ok", renderer(self.tracked(ctx), lines.append), deps, lines)
             except InputError as exc:
                 return ("input", exc.problems)
         self._pending[_name(renderer)] = start_child(work)
@@ -355,6 +361,9 @@ class BuildCache:
             raise RuntimeError(f"{name} failed in a worker process: {payload[1]}\n{payload[2]}")
         if payload is not None:
             outputs, deps = payload[1], payload[2]
+            if progress is not None:
+                for line in payload[3]:
+                    progress(line)
             self._store(self._outputs, name, _Entry(key, deps, outputs))
             self._recorder.replay(deps)
             reused = False
@@ -365,6 +374,10 @@ class BuildCache:
         names = [o.name for o in outputs]
         (self.stats.outputs_reused if reused else self.stats.outputs_rendered).extend(names)
         return list(outputs)
+
+    def forked(self, job: Any) -> bool:
+        """Is ``job`` being rendered by a forked child (its result not yet collected)?"""
+        return _name(job) in self._pending
 
     def stale(self, job: Any, ctx: Any) -> bool:
         """Must ``job`` run (no fresh outputs kept), here (not in a forked worker)?"""

@@ -234,13 +234,21 @@ def render(ctx: Context, progress: Progress = None) -> list[Output]:
     try:
         # resolve every job that must run before drawing any: a failure draws nothing
         stale = [job for job in found if cache.stale(job, ctx)]
+        failed: dict[int, list[Problem]] = {}
         for job in stale:
             try:
                 cache.plan(job, ctx)
             except InputError as exc:
-                problems.extend(exc.problems)
-        if problems:
-            raise InputError(combine(problems))
+                failed[id(job)] = exc.problems
+        if failed:
+            # and every problem of the jobs forked children resolve, in job order
+            for job in found:
+                if cache.forked(job):
+                    try:
+                        cache.render(job, ctx, None)
+                    except InputError as exc:
+                        failed[id(job)] = exc.problems
+            raise InputError(combine([p for job in found for p in failed.get(id(job), [])]))
         for job in stale:         # what validate reports of each job resolved here
             cache.summary(job, ctx, summarize)
         start(progress, len(found), "jobs")
@@ -369,7 +377,7 @@ def with_entries(cache: BuildCache | None, store: DiskCache | None) -> BuildCach
     ``SHARED`` in memory only.  A cache a caller made is left as it is."""
     on = diskcache.entries_on(store)
     if cache is None and on:
-        cache = BuildCache(workers=1)
+        cache = BuildCache(once=True)     # both cores while one is idle (cache.py)
     elif cache is not SHARED:
         return cache
     cache.disk = diskcache.EntryStore(store.folder if store is not None else None) \

@@ -66,3 +66,47 @@ def test_a_crash_in_a_child_runs_its_job_here_and_surfaces(monkeypatch):
 
 def _boom(ctx):
     raise RuntimeError("a bug in a job")
+
+
+# -- the command line's build cache (BuildCache(once=True)) -----------------------------
+
+
+def _cached(pack: str | None, once: bool, monkeypatch) -> tuple[dict[str, str], list[str], int]:
+    """A first build through a new cache: digests, progress lines, children forked."""
+    from eti_print import cache as cache_module
+    forks = []
+    real = cache_module.start_child
+    monkeypatch.setattr(cache_module, "start_child", lambda work: forks.append(1) or real(work))
+    cache = cache_module.BuildCache(workers=2 if once else 1, once=once)
+    lines: list[str] = []
+    outputs = render(load_checked(pack, PrintOptions(), cache), lines.append)
+    return {o.name: hashlib.sha256(o.data).hexdigest() for o in outputs}, lines, len(forks)
+
+
+def test_a_one_build_cache_forks_its_first_build_and_makes_the_same_bytes(monkeypatch):
+    """The command line's cache (one build, entries on disk) uses both cores the first
+    time, where a watch cache forks only what ran here before: the same files and
+    progress lines as one process."""
+    alone, alone_lines, none = _cached(None, False, monkeypatch)
+    split, split_lines, forks = _cached(None, True, monkeypatch)
+    assert none == 0 and forks == 3                 # boards, pieces, documents
+    assert list(split) == list(alone) and split == alone
+    assert split_lines == alone_lines and "rendering eti-boards.pdf" in split_lines
+
+
+def test_a_one_build_cache_reports_the_problems_of_every_child(tmp_path, monkeypatch):
+    """A job that fails here does not hide the problems the children find."""
+    from eti_print.cache import BuildCache
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / "templates/layouts/event.yaml", "    size: 14pt", "    size: 14qq")
+    edit(pack / "templates/layouts/token-face.yaml", "width: 3.2mm", "width: 3.2qq")
+    edit(pack / "templates/booklet/turn.j2", "Each turn is one year of work.",
+         "Each turn is {{ no_such_name }}.")
+    found = []
+    for cache in (BuildCache(workers=2, once=True), BuildCache(workers=1)):
+        with pytest.raises(InputError) as err:
+            render(load_checked(str(pack), PrintOptions(), cache))
+        found.append([str(p) for p in err.value.problems])
+    assert found[0] == found[1]
+    assert {"templates/layouts/event.yaml", "templates/layouts/token-face.yaml",
+            "templates/booklet/turn.j2"} <= {p.split(":", 1)[0] for p in found[0]}
