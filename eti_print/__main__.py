@@ -1,7 +1,5 @@
 """``python -m eti_print``: the same command line as ``eti-print``."""
 
-import sys
+from .cli import run
 
-from .cli import main
-
-sys.exit(main())
+run()

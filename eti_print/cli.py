@@ -564,5 +564,27 @@ def _internal_error(exc: BaseException) -> int:
     return 1
 
 
+def run() -> None:
+    """The ``eti-print`` program: ``main``, then the process ends without tearing the
+    interpreter down.  Freeing every module and object one by one at exit took a
+    tenth of a cold build (about 0.15 s) and did nothing a user could see: what must
+    happen at exit still does (other threads are waited for, then every ``atexit``
+    handler runs, the on-disk maps of ``diskcache`` among them, and the output
+    streams are flushed), as Python itself would before ending."""
+    code = main()
+    import atexit
+    import threading
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join()
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):   # a closed pipe (| head): nothing left to tell
+            pass
+    os._exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
+    run()

@@ -67,12 +67,24 @@ def test_debug_is_accepted_after_the_command(tmp_path, capsys):
     assert main(["validate", str(pack)]) == 1
 
 
-def test_python_dash_m_runs_the_cli():
+def test_python_dash_m_runs_the_cli(tmp_path):
+    """The program (``cli.run``, which ends the process without tearing the interpreter
+    down) prints everything, exits with main's status and still does what Python does
+    at exit: the maps of the persistent cache are written (atexit)."""
+    import os
     import subprocess
     import sys
+    env = {**os.environ, "ETI_PRINT_CACHE_DIR": str(tmp_path / "cache")}
+    env.pop("ETI_PRINT_BUILD_CACHE", None)
     done = subprocess.run([sys.executable, "-m", "eti_print", "validate", "sci-tech"],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=120, env=env)
     assert done.returncode == 0 and "Sci-Tech" in done.stdout and "OK" in done.stdout
+    assert done.stdout.endswith("\n") and not done.stderr
+    cache = tmp_path / "cache"
+    assert list(cache.glob("templates-*.bin")) and list(cache.glob("valid-*.bin"))  # atexit
+    typo = subprocess.run([sys.executable, "-m", "eti_print", "valdate"], capture_output=True,
+                          text=True, timeout=120, env=env)
+    assert typo.returncode == 2 and "did you mean validate?" in typo.stderr
 
 
 #: What a command the persistent cache answers, and a core command's help, never import.
