@@ -86,6 +86,10 @@ from .tracking import (  # noqa: F401 - the recording routes, re-exported for ca
 RESOURCE_FOLDERS = ("templates", "fonts")
 
 
+#: What a forked child working out a job's validate summary is kept under (``_pending``).
+_SUMMARY = "summary:"
+
+
 def _name(renderer: Callable) -> str:
     name = getattr(renderer, "name", None)   # a jobs.Job
     return name if isinstance(name, str) else f"{renderer.__module__}.{renderer.__qualname__}"
@@ -237,6 +241,32 @@ class BuildCache:
             except InputError as exc:
                 return ("input", exc.problems)
         self._pending[_name(renderer)] = start_child(work)
+
+    def fork_summaries(self, ctx: Any, jobs: list, summarize: Callable[[Any, Any], Any]
+                       ) -> None:
+        """For a one-build cache (``once``) on a machine with an idle core: every stale
+        summary but the first is worked out in a forked child of its own, collected by
+        ``summary`` (validate's resolve on both cores)."""
+        if not self.once or not self._parallel():
+            return
+        key = self._output_key(ctx)
+        stale = [job for job in jobs if self._find(self._summaries, _name(job), key) is None]
+        if len(stale) < 2:
+            return
+        gc.freeze()
+        try:
+            for job in stale[1:]:
+                def work(job: Any = job) -> tuple:
+                    deps: dict[tuple, str] = {}
+                    self._recorder.stack = [deps]
+                    tracking.ACTIVE = self._recorder
+                    try:
+                        return ("ok", summarize(job, job.resolve(self.tracked(ctx))), deps)
+                    except InputError as exc:
+                        return ("input", exc.problems)
+                self._pending[_SUMMARY + _name(job)] = start_child(work)
+        finally:
+            gc.unfreeze()
 
     def _collect(self, name: str) -> tuple | None:
         return collect(*self._pending.pop(name))   # None: the child died, render here
@@ -397,7 +427,17 @@ class BuildCache:
         """``summarize(job, plan)`` (what ``validate`` reports of a job), or an earlier
         one's if nothing the plan read changed: kept on disk, so a validate of an
         edited pack resolves only the jobs the edit touched."""
-        value, _ = self._run(self._summaries, _name(job), self._output_key(ctx),
+        name, key = _name(job), self._output_key(ctx)
+        payload = self._collect(_SUMMARY + name) if _SUMMARY + name in self._pending else None
+        if payload is not None and payload[0] == "input":
+            raise InputError(payload[1])
+        if payload is not None and payload[0] == "crash":
+            raise RuntimeError(f"{name} failed in a worker process: {payload[1]}\n{payload[2]}")
+        if payload is not None:
+            self._store(self._summaries, name, _Entry(key, payload[2], payload[1]))
+            self._recorder.replay(payload[2])
+            return payload[1]
+        value, _ = self._run(self._summaries, name, key,
                              lambda: summarize(job, self.plan(job, ctx)))
         return value
 

@@ -122,3 +122,28 @@ def render(ctx: Context, found: list[Job], progress: Progress = None) -> list[Ou
             outputs.extend(drawn)
             advance(progress)
     return outputs
+
+
+def summaries(ctx: Context, found: list[Job], summarize: Callable[[Job, Any], Any]
+              ) -> list[tuple[Job, Any]]:
+    """``validate``'s resolve: each job's ``summarize``d plan, the first job here and each
+    other in a forked child of its own (a plan may hold closures; its summary is small);
+    every problem of every job together, in job order."""
+    def one(job: Job) -> tuple:
+        try:
+            return ("ok", summarize(job, job.resolve(ctx)))
+        except InputError as exc:
+            return ("input", exc.problems)
+    children = [(job, *start_child(lambda job=job: one(job))) for job in found[1:]]
+    results: list[tuple] = []
+    try:
+        results.append(one(found[0]))
+    finally:
+        for job, pid, fd in children:
+            result = collect(pid, fd)
+            crashed = result is None or result[0] == "crash"
+            results.append(one(job) if crashed else result)
+    problems = [p for result in results if result[0] == "input" for p in result[1]]
+    if problems:
+        raise InputError(combine(problems))
+    return [(job, result[1]) for job, result in zip(found, results)]

@@ -279,12 +279,18 @@ def summaries(ctx: Context) -> list[tuple[Job, Any]]:
     changed is not resolved again."""
     cache = ctx.cache
     if cache is None:
+        found_jobs = jobs(ctx)
+        from . import forked
+        if len(found_jobs) > 1 and forked.idle_core():    # both cores, as render does
+            return forked.summaries(ctx, found_jobs, summarize)
         return [(job, summarize(job, plan)) for job, plan in resolve(ctx)]
     found: list[tuple[Job, Any]] = []
     problems: list[Problem] = []
     cache.begin(ctx)
     try:
-        for job in jobs(ctx):
+        every = jobs(ctx)
+        cache.fork_summaries(ctx, every, summarize)
+        for job in every:
             try:
                 found.append((job, cache.summary(job, ctx, summarize)))
             except InputError as exc:

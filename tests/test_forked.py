@@ -110,3 +110,52 @@ def test_a_one_build_cache_reports_the_problems_of_every_child(tmp_path, monkeyp
     assert found[0] == found[1]
     assert {"templates/layouts/event.yaml", "templates/layouts/token-face.yaml",
             "templates/booklet/turn.j2"} <= {p.split(":", 1)[0] for p in found[0]}
+
+
+# -- validate on both cores ------------------------------------------------------------
+
+
+def _validated(pack: str | None, split: bool, monkeypatch, cache=None) -> str | list[str]:
+    """validate's report (or its problems) with the jobs split or in one process."""
+    from eti_print import cache as cache_module
+    from eti_print.pipeline import _validate
+    forks = []
+    real = forked.start_child
+    monkeypatch.setattr(forked, "idle_core", lambda: split)
+    monkeypatch.setattr(forked, "start_child", lambda work: forks.append(1) or real(work))
+    monkeypatch.setattr(cache_module, "start_child", lambda work: forks.append(1) or real(work))
+    try:
+        found: str | list[str] = _validate(pack, cache, False)
+    except InputError as err:
+        found = [str(p) for p in err.problems]
+    assert (len(forks) == 3) == split, forks          # boards, pieces, documents
+    return found
+
+
+def test_a_split_validate_reports_what_one_process_reports(tmp_path, monkeypatch):
+    from eti_print.cache import BuildCache
+    from eti_print.diskcache import EntryStore
+    alone = _validated(None, False, monkeypatch)
+    assert "OK" in alone and _validated(None, True, monkeypatch) == alone
+    # the command line's cache: the children's summaries are kept on disk by this process
+    store = EntryStore(tmp_path / "cache")
+    assert _validated(None, True, monkeypatch, BuildCache(workers=2, once=True, disk=store)) \
+        == alone
+    again = BuildCache(workers=2, once=True, disk=store)
+    assert _validated(None, False, monkeypatch, again) == alone     # all read back: no fork
+    assert not again._summaries.keys() - {"eti_print.jobs.decks", "eti_print.jobs.boards",
+                                          "eti_print.jobs.pieces", "eti_print.jobs.documents"}
+
+
+def test_a_split_validate_reports_every_problem_of_every_job(tmp_path, monkeypatch):
+    from eti_print.cache import BuildCache
+    pack = copy_pack(tmp_path / "pack")
+    edit(pack / "templates/layouts/event.yaml", "    size: 14pt", "    size: 14qq")
+    edit(pack / "templates/layouts/token-face.yaml", "width: 3.2mm", "width: 3.2qq")
+    edit(pack / "templates/booklet/turn.j2", "Each turn is one year of work.",
+         "Each turn is {{ no_such_name }}.")
+    alone = _validated(str(pack), False, monkeypatch)
+    assert {"templates/layouts/event.yaml", "templates/layouts/token-face.yaml",
+            "templates/booklet/turn.j2"} <= {p.split(":", 1)[0] for p in alone}
+    assert _validated(str(pack), True, monkeypatch) == alone
+    assert _validated(str(pack), True, monkeypatch, BuildCache(workers=2, once=True)) == alone
