@@ -41,18 +41,27 @@ def _problems(pack: str, split: bool, monkeypatch) -> list[str]:
     return [str(p) for p in err.value.problems]
 
 
-def test_problems_of_jobs_here_and_in_children_are_all_reported(tmp_path, monkeypatch):
+#: The files of ``_broken``'s three problems.
+BROKEN = {"templates/layouts/event.yaml", "templates/layouts/token-face.yaml",
+          "templates/booklet/turn.j2"}
+
+
+def _broken(tmp_path) -> str:
+    """A copy of E.T.I. with a problem in the decks (drawn here), one in the tokens and
+    one in the booklet (children)."""
     pack = copy_pack(tmp_path / "pack")
-    # one in the decks (drawn here), one in the tokens and one in a board (children)
     edit(pack / "templates/layouts/event.yaml", "    size: 14pt", "    size: 14qq")
     edit(pack / "templates/layouts/token-face.yaml", "width: 3.2mm", "width: 3.2qq")
     edit(pack / "templates/booklet/turn.j2", "Each turn is one year of work.",
          "Each turn is {{ no_such_name }}.")
-    split = _problems(str(pack), True, monkeypatch)
-    assert split == _problems(str(pack), False, monkeypatch)
-    files = {p.split(":", 1)[0] for p in split}
-    assert {"templates/layouts/event.yaml", "templates/layouts/token-face.yaml",
-            "templates/booklet/turn.j2"} <= files, split
+    return str(pack)
+
+
+def test_problems_of_jobs_here_and_in_children_are_all_reported(tmp_path, monkeypatch):
+    pack = _broken(tmp_path)
+    split = _problems(pack, True, monkeypatch)
+    assert split == _problems(pack, False, monkeypatch)
+    assert BROKEN <= {p.split(":", 1)[0] for p in split}, split
 
 
 def test_a_crash_in_a_child_runs_its_job_here_and_surfaces(monkeypatch):
@@ -97,19 +106,14 @@ def test_a_one_build_cache_forks_its_first_build_and_makes_the_same_bytes(monkey
 def test_a_one_build_cache_reports_the_problems_of_every_child(tmp_path, monkeypatch):
     """A job that fails here does not hide the problems the children find."""
     from eti_print.cache import BuildCache
-    pack = copy_pack(tmp_path / "pack")
-    edit(pack / "templates/layouts/event.yaml", "    size: 14pt", "    size: 14qq")
-    edit(pack / "templates/layouts/token-face.yaml", "width: 3.2mm", "width: 3.2qq")
-    edit(pack / "templates/booklet/turn.j2", "Each turn is one year of work.",
-         "Each turn is {{ no_such_name }}.")
+    pack = _broken(tmp_path)
     found = []
     for cache in (BuildCache(workers=2, once=True), BuildCache(workers=1)):
         with pytest.raises(InputError) as err:
-            render(load_checked(str(pack), PrintOptions(), cache))
+            render(load_checked(pack, PrintOptions(), cache))
         found.append([str(p) for p in err.value.problems])
     assert found[0] == found[1]
-    assert {"templates/layouts/event.yaml", "templates/layouts/token-face.yaml",
-            "templates/booklet/turn.j2"} <= {p.split(":", 1)[0] for p in found[0]}
+    assert BROKEN <= {p.split(":", 1)[0] for p in found[0]}
 
 
 # -- validate on both cores ------------------------------------------------------------
@@ -149,13 +153,8 @@ def test_a_split_validate_reports_what_one_process_reports(tmp_path, monkeypatch
 
 def test_a_split_validate_reports_every_problem_of_every_job(tmp_path, monkeypatch):
     from eti_print.cache import BuildCache
-    pack = copy_pack(tmp_path / "pack")
-    edit(pack / "templates/layouts/event.yaml", "    size: 14pt", "    size: 14qq")
-    edit(pack / "templates/layouts/token-face.yaml", "width: 3.2mm", "width: 3.2qq")
-    edit(pack / "templates/booklet/turn.j2", "Each turn is one year of work.",
-         "Each turn is {{ no_such_name }}.")
-    alone = _validated(str(pack), False, monkeypatch)
-    assert {"templates/layouts/event.yaml", "templates/layouts/token-face.yaml",
-            "templates/booklet/turn.j2"} <= {p.split(":", 1)[0] for p in alone}
-    assert _validated(str(pack), True, monkeypatch) == alone
-    assert _validated(str(pack), True, monkeypatch, BuildCache(workers=2, once=True)) == alone
+    pack = _broken(tmp_path)
+    alone = _validated(pack, False, monkeypatch)
+    assert BROKEN <= {p.split(":", 1)[0] for p in alone}
+    assert _validated(pack, True, monkeypatch) == alone
+    assert _validated(pack, True, monkeypatch, BuildCache(workers=2, once=True)) == alone
