@@ -336,3 +336,42 @@ def test_the_cache_key_does_not_follow_the_folder_python_was_started_from(tmp_pa
     (tmp_path / "other-2.0.dist-info").mkdir()       # a distribution there is part of it
     monkeypatch.setattr(diskcache, "_code_hash", None)
     assert diskcache.code_hash() != before
+
+
+def test_resolving_and_drawing_make_no_reference_cycles(tmp_path):
+    """pipeline.batch_gc rests the cyclic collector while a build resolves and draws,
+    so nothing they make may be garbage that only the collector frees: a deck of any
+    size leaves none, and E.T.I.'s every output a bounded few (its booklet's worked
+    examples), none per card."""
+    import gc
+
+    from eti_print.newpack import new_pack
+    from eti_print.options import PrintOptions
+    from eti_print.pipeline import draw, load_checked, resolve
+
+    def garbage(pack: str | None) -> list:
+        ctx = load_checked(pack, PrintOptions())
+        gc.collect()
+        gc.set_debug(gc.DEBUG_SAVEALL)
+        try:
+            draw(ctx, resolve(ctx))
+            gc.collect()
+            return list(gc.garbage)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+
+    pack = tmp_path / "deck"
+    new_pack(pack)
+    text = ("Draw **one** card.", "Move *one* space, then **stop**.", "Plain words.")
+
+    def deck(first: int) -> str:      # texts no earlier build parsed (nothing cached)
+        (pack / "cards" / "deck.yaml").write_text("cards:\n" + "".join(
+            f"  - {{title: Card {i}, number: {i}, text: \"{text[i % 3]} ({i})\"}}\n"
+            for i in range(first, first + 60)), encoding="utf-8")
+        return str(pack)
+
+    garbage(deck(0))                                    # compiling templates may, once
+    assert garbage(deck(100)) == []
+    garbage(None)
+    assert len(garbage(None)) < 500

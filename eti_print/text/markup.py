@@ -318,64 +318,69 @@ Fail = Callable[[etree._Element, str, str], Exception]
 
 def inline_runs(tree: Tree, el: etree._Element, fail_at: Fail) -> list[Run]:
     """The inline markup inside ``el`` as runs; ``fail_at(element, message, hint)``
-    makes the exception raised for a problem with one of its elements."""
+    makes the exception raised for a problem with one of its elements.  (Plain
+    functions, not nested ones: a recursive closure is a reference cycle, holding
+    the parsed tree until the cyclic collector runs, which a build rests.)"""
     runs: list[Run] = []
-
-    def add_text(text: str | None, bold: bool, italic: bool) -> None:
-        if not text:
-            return
-        text = tree.restore(text).translate(_WS_TRANS)
-        if runs and runs[-1].kind == "text" and runs[-1].bold == bold \
-                and runs[-1].italic == italic:
-            runs[-1] = Run("text", runs[-1].text + text, bold, italic)
-        else:
-            runs.append(Run("text", text, bold, italic))
-
-    def walk(parent: etree._Element, bold: bool, italic: bool) -> None:
-        add_text(parent.text, bold, italic)
-        for child in parent:
-            name = child.tag
-            shown = tree.shown(child)
-            attributes = list(tree.attrs(child))
-            single = tree.self_closing(child)
-            if name not in INLINE_TAGS:
-                raise fail_at(child, f"markup tag <{name}> is not allowed (in {shown!r})",
-                              _ALLOWED_HINT)
-            if name in ("b", "i"):
-                if attributes:
-                    raise fail_at(child, f"tag <{name}> takes no attributes (in {shown!r})",
-                                  _ALLOWED_HINT)
-                if single:
-                    raise fail_at(child, f"tag <{name}> cannot be self-closing (in {shown!r})",
-                                  _ALLOWED_HINT)
-                walk(child, bold or name == "b", italic or name == "i")
-            elif name == "br":
-                if attributes:
-                    raise fail_at(child, f"tag <br/> takes no attributes (in {shown!r})",
-                                  _ALLOWED_HINT)
-                if not single:
-                    raise fail_at(child, f"write <br/>, not {shown!r}", _ALLOWED_HINT)
-                runs.append(BREAK)
-            else:  # icon
-                if not single:
-                    raise fail_at(child, f'write <icon name="art-id"/>, not {shown!r}',
-                                  _ALLOWED_HINT)
-                others = sorted(k for k, _ in attributes if k != "name")
-                if others:
-                    raise fail_at(child, f"attribute {others[0]!r} is not allowed on <icon> "
-                                  f"(in {shown!r}); <icon> takes only name", _ALLOWED_HINT)
-                if not attributes:
-                    raise fail_at(child, f"<icon> needs exactly one name attribute "
-                                  f"(in {shown!r})", _ALLOWED_HINT)
-                value = attributes[0][1]
-                if not _ART_ID_RE.match(value):
-                    raise fail_at(child, f"icon name {value!r} is not an art id",
-                                  "art ids are lowercase slugs such as card-icon")
-                runs.append(Run("icon", "", bold, italic, value))
-            add_text(child.tail, bold, italic)
-
-    walk(el, False, False)
+    _walk(tree, el, False, False, runs, fail_at)
     return runs
+
+
+def _add_text(tree: Tree, runs: list[Run], text: str | None, bold: bool,
+              italic: bool) -> None:
+    if not text:
+        return
+    text = tree.restore(text).translate(_WS_TRANS)
+    if runs and runs[-1].kind == "text" and runs[-1].bold == bold \
+            and runs[-1].italic == italic:
+        runs[-1] = Run("text", runs[-1].text + text, bold, italic)
+    else:
+        runs.append(Run("text", text, bold, italic))
+
+
+def _walk(tree: Tree, parent: etree._Element, bold: bool, italic: bool, runs: list[Run],
+          fail_at: Fail) -> None:
+    _add_text(tree, runs, parent.text, bold, italic)
+    for child in parent:
+        name = child.tag
+        shown = tree.shown(child)
+        attributes = list(tree.attrs(child))
+        single = tree.self_closing(child)
+        if name not in INLINE_TAGS:
+            raise fail_at(child, f"markup tag <{name}> is not allowed (in {shown!r})",
+                          _ALLOWED_HINT)
+        if name in ("b", "i"):
+            if attributes:
+                raise fail_at(child, f"tag <{name}> takes no attributes (in {shown!r})",
+                              _ALLOWED_HINT)
+            if single:
+                raise fail_at(child, f"tag <{name}> cannot be self-closing (in {shown!r})",
+                              _ALLOWED_HINT)
+            _walk(tree, child, bold or name == "b", italic or name == "i", runs, fail_at)
+        elif name == "br":
+            if attributes:
+                raise fail_at(child, f"tag <br/> takes no attributes (in {shown!r})",
+                              _ALLOWED_HINT)
+            if not single:
+                raise fail_at(child, f"write <br/>, not {shown!r}", _ALLOWED_HINT)
+            runs.append(BREAK)
+        else:  # icon
+            if not single:
+                raise fail_at(child, f'write <icon name="art-id"/>, not {shown!r}',
+                              _ALLOWED_HINT)
+            others = sorted(k for k, _ in attributes if k != "name")
+            if others:
+                raise fail_at(child, f"attribute {others[0]!r} is not allowed on <icon> "
+                              f"(in {shown!r}); <icon> takes only name", _ALLOWED_HINT)
+            if not attributes:
+                raise fail_at(child, f"<icon> needs exactly one name attribute "
+                              f"(in {shown!r})", _ALLOWED_HINT)
+            value = attributes[0][1]
+            if not _ART_ID_RE.match(value):
+                raise fail_at(child, f"icon name {value!r} is not an art id",
+                              "art ids are lowercase slugs such as card-icon")
+            runs.append(Run("icon", "", bold, italic, value))
+        _add_text(tree, runs, child.tail, bold, italic)
 
 
 def _excerpt(markup: str, pos: int) -> str:
