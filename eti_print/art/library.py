@@ -212,7 +212,10 @@ class ArtLibrary:
         canvas.translate(x0, y0)
         canvas.scale(scale, scale)
         # renderPDF starts every drawing by selecting its default font
-        # (Helvetica, never embedded); start from the canvas's own font instead.
+        # (Helvetica, never embedded); start from the canvas's own font instead, on
+        # a shallow copy: the drawing itself is shared (art.svg keeps it for the
+        # process, and serve draws from more than one thread)
+        art = copy.copy(art)
         art.initialFontName = canvas._fontname
         art.initialFontSize = canvas._fontsize
         renderPDF.draw(art, canvas, 0, 0)
