@@ -15,6 +15,7 @@ setting, with registered backs.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -223,27 +224,37 @@ def resolve(ctx: Context) -> list[Sheetful]:
 
 
 def draw(ctx: Context, plan: list[Sheetful], progress: Progress = None) -> list[Output]:
+    if ctx.cache is not None:   # watch: a PDF whose decks were all reused is not imposed again
+        return [ctx.cache.drawn(ctx.output_name(group.output),
+                                (group.spec, ctx.options, ctx.title), group.decks,
+                                lambda group=group: _imposed(ctx, group.output, group.spec,
+                                                             group.decks, progress))
+                for group in plan]
+    # Without a build cache the plan is this build's alone: each sheetful is let go as
+    # it is imposed, and its faces once their forms are drawn (impose ``consume``), so
+    # the resolved cards are not held while the PDF is saved
     outputs = []
-    for group in plan:
-        name = ctx.output_name(group.output)
-
-        def one(group: Sheetful = group, name: str = name) -> Output:
-            if progress:
-                progress(f"rendering {name}")
-            o = ctx.options
-            info = DocInfo(title=f"{ctx.title} - {group.output}",
-                           subject=f"{ctx.title}: print-and-play {group.output}, "
-                                   f"{o.paper.upper()}, duplex {o.duplex}",
-                           keywords=", ".join(d.title for d in group.decks))
-            data, pages = impose(group.decks, group.spec, ctx.art, info,
-                                 ctx.fonts["body"].regular, ink_saver=o.ink_saver, file=name,
-                                 scale=ctx.sheets.scale)
-            return Output(name, data, pages, "cards", "cardstock",
-                          {d.id: len(d.cards) for d in group.decks})
-
-        if ctx.cache is None:
-            outputs.append(one())
-        else:   # watch: a PDF whose decks were all reused is not imposed again
-            outputs.append(ctx.cache.drawn(name, (group.spec, ctx.options, ctx.title),
-                                           group.decks, one))
+    while plan:
+        group = plan.pop(0)
+        output, spec, decks = group.output, group.spec, list(group.decks)
+        del group
+        outputs.append(_imposed(ctx, output, spec, decks, progress))
     return outputs
+
+
+def _imposed(ctx: Context, output: str, spec: SheetSpec, decks: Sequence[Deck],
+             progress: Progress) -> Output:
+    """One PDF of a deck job: its decks imposed (a list, given up: see ``draw``)."""
+    name = ctx.output_name(output)
+    if progress:
+        progress(f"rendering {name}")
+    o = ctx.options
+    info = DocInfo(title=f"{ctx.title} - {output}",
+                   subject=f"{ctx.title}: print-and-play {output}, "
+                           f"{o.paper.upper()}, duplex {o.duplex}",
+                   keywords=", ".join(d.title for d in decks))
+    counts = {d.id: len(d.cards) for d in decks}
+    data, pages = impose(decks, spec, ctx.art, info, ctx.fonts["body"].regular,
+                         ink_saver=o.ink_saver, file=name, scale=ctx.sheets.scale,
+                         consume=isinstance(decks, list))
+    return Output(name, data, pages, "cards", "cardstock", counts)

@@ -41,6 +41,16 @@ class Deck:
     secret: bool = False
 
 
+@dataclass(frozen=True)
+class _Sheeted:
+    """What laying a deck's sheets needs of it once its forms are drawn."""
+
+    id: str
+    title: str
+    one_sided: bool
+    secret: bool
+
+
 class ArtForms:
     """Art for one PDF: each distinct (art, colour) drawn once, as a form, placed at every use.
 
@@ -239,7 +249,8 @@ def sheets_of(deck: Deck, per_sheet: int, kept: int = 0) -> int:
 
 def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,
            ink_saver: bool = False, invariant: bool = True,
-           file: str = "", scale: ScaleCheck | None = None) -> tuple[bytes, int]:
+           file: str = "", scale: ScaleCheck | None = None,
+           consume: bool = False) -> tuple[bytes, int]:
     """Render ``decks`` onto sheets; return the PDF bytes and the page count.
 
     Page order by ``spec.duplex``: long, short and glue put every back sheet right
@@ -248,6 +259,10 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
     m, FRONT or BACK, paper) in a margin strip clear of the marks.  The first sheet
     keeps the slots in its bottom right corner that the ``scale`` check needs (one
     poker card's) and draws it there.
+
+    With ``consume`` (``decks`` a list its caller gives up) the list is emptied once
+    every face's form is drawn, so the faces can go before the pages are laid and the
+    PDF saved, where a build's memory peaks.
     """
     buffer = io.BytesIO()
     canvas = new_canvas(buffer, spec.paper, font, info, invariant, duplex=spec.duplex)
@@ -255,6 +270,11 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
     named = [[(forms.add(front), "" if deck.one_sided else forms.add(back))
               for front, back in deck.cards] for deck in decks]
     forms.define_all(canvas, art, ink_saver)
+    del forms                     # what follows places the forms by name
+    sheeted = [_Sheeted(d.id, d.title, d.one_sided, d.secret) for d in decks]
+    if consume:
+        del decks[:]              # type: ignore[attr-defined]  # a list, given up
+    decks = sheeted
 
     fronts, backs = front_slots(spec), back_slots(spec)
     marks = crop_marks(spec, fronts)
@@ -303,7 +323,7 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
                                           len(fronts) - (len(kept[0]) if lead else 0),
                                           deck.secret))
 
-        def where(n: int, side: str, deck: Deck = deck, count: int = len(sheets)
+        def where(n: int, side: str, deck: _Sheeted = deck, count: int = len(sheets)
                   ) -> list[str]:
             return [p for p in (file, deck.title, f"sheet {n} of {count}", side, paper) if p]
 
