@@ -197,14 +197,8 @@ class BuildCache:
                      if self._find(self._outputs, _name(r), self._output_key(ctx)) is None]
             # Fork only renderers that have run here before (unless ``once``): a child's
             # lazily filled caches (compiled templates, tinted art) die with it.
-            forks = [r for r in stale[1:] if self.once or _name(r) in self._ran_here]
-            if forks:
-                gc.freeze()   # children do not copy the heap to collect it
-                try:
-                    for renderer in forks:
-                        self._fork(renderer, ctx)
-                finally:
-                    gc.unfreeze()
+            self._fork({_name(r): lambda say, r=r: r(self.tracked(ctx), say)
+                        for r in stale[1:] if self.once or _name(r) in self._ran_here})
 
     def _parallel(self) -> bool:
         if self.workers <= 1 or not hasattr(os, "fork"):
@@ -230,17 +224,27 @@ class BuildCache:
         self._ctx = None
 
     # -- rendering in a child process ------------------------------------------
-    def _fork(self, renderer: Callable[[Any, Any], list], ctx: Any) -> None:
-        def work() -> tuple:
+    def _fork(self, computes: dict[str, Callable[[Callable[[str], None]], Any]]) -> None:
+        """Each ``compute(say)`` in a forked child of its own, kept under its name until
+        ``_collected``: the child sends back the value, the dependencies it read and the
+        progress lines it said, or its problems."""
+        def work(compute: Callable[[Callable[[str], None]], Any]) -> tuple:
             deps: dict[tuple, str] = {}
             lines: list[str] = []          # its progress, told by the parent in job order
             self._recorder.stack = [deps]
             tracking.ACTIVE = self._recorder
             try:
-                return ("ok", renderer(self.tracked(ctx), lines.append), deps, lines)
+                return ("ok", compute(lines.append), deps, lines)
             except InputError as exc:
                 return ("input", exc.problems)
-        self._pending[_name(renderer)] = start_child(work)
+        if not computes:
+            return
+        gc.freeze()   # children do not copy the heap to collect it
+        try:
+            for name, compute in computes.items():
+                self._pending[name] = start_child(lambda compute=compute: work(compute))
+        finally:
+            gc.unfreeze()
 
     def fork_summaries(self, ctx: Any, jobs: list, summarize: Callable[[Any, Any], Any]
                        ) -> None:
@@ -251,22 +255,32 @@ class BuildCache:
             return
         key = self._output_key(ctx)
         stale = [job for job in jobs if self._find(self._summaries, _name(job), key) is None]
-        if len(stale) < 2:
-            return
-        gc.freeze()
-        try:
-            for job in stale[1:]:
-                def work(job: Any = job) -> tuple:
-                    deps: dict[tuple, str] = {}
-                    self._recorder.stack = [deps]
-                    tracking.ACTIVE = self._recorder
-                    try:
-                        return ("ok", summarize(job, job.resolve(self.tracked(ctx))), deps)
-                    except InputError as exc:
-                        return ("input", exc.problems)
-                self._pending[_SUMMARY + _name(job)] = start_child(work)
-        finally:
-            gc.unfreeze()
+        self._fork({_SUMMARY + _name(job):
+                    lambda say, job=job: summarize(job, job.resolve(self.tracked(ctx)))
+                    for job in stale[1:]})
+
+    def _collected(self, pending: str, store: dict[str, list[_Entry]], name: str, key: str,
+                   progress: Any = None) -> tuple | None:
+        """What the child working under ``pending`` sent, as ``(value,)``, kept under
+        ``name`` and ``key`` as if worked out here (its progress told); None if no child
+        works on it, or it died (then the caller works it out here).  Its problems are
+        raised; a crash, as an internal error."""
+        if pending not in self._pending:
+            return None
+        payload = self._collect(pending)
+        if payload is None:
+            return None
+        if payload[0] == "input":
+            raise InputError(payload[1])
+        if payload[0] == "crash":
+            raise RuntimeError(f"{name} failed in a worker process: {payload[1]}\n{payload[2]}")
+        _, value, deps, lines = payload
+        if progress is not None:
+            for line in lines:
+                progress(line)
+        self._store(store, name, _Entry(key, deps, value))
+        self._recorder.replay(deps)
+        return (value,)
 
     def _collect(self, name: str) -> tuple | None:
         return collect(*self._pending.pop(name))   # None: the child died, render here
@@ -384,19 +398,9 @@ class BuildCache:
         """``renderer(ctx, progress)``, or its outputs from the last build if still valid."""
         name = _name(renderer)
         key = self._output_key(ctx)
-        payload = self._collect(name) if name in self._pending else None
-        if payload is not None and payload[0] == "input":
-            raise InputError(payload[1])
-        if payload is not None and payload[0] == "crash":
-            raise RuntimeError(f"{name} failed in a worker process: {payload[1]}\n{payload[2]}")
-        if payload is not None:
-            outputs, deps = payload[1], payload[2]
-            if progress is not None:
-                for line in payload[3]:
-                    progress(line)
-            self._store(self._outputs, name, _Entry(key, deps, outputs))
-            self._recorder.replay(deps)
-            reused = False
+        sent = self._collected(name, self._outputs, name, key, progress)
+        if sent is not None:
+            outputs, reused = sent[0], False
         else:
             outputs, reused = self._run(self._outputs, name, key,
                                         lambda: renderer(self.tracked(ctx), progress))
@@ -428,15 +432,9 @@ class BuildCache:
         one's if nothing the plan read changed: kept on disk, so a validate of an
         edited pack resolves only the jobs the edit touched."""
         name, key = _name(job), self._output_key(ctx)
-        payload = self._collect(_SUMMARY + name) if _SUMMARY + name in self._pending else None
-        if payload is not None and payload[0] == "input":
-            raise InputError(payload[1])
-        if payload is not None and payload[0] == "crash":
-            raise RuntimeError(f"{name} failed in a worker process: {payload[1]}\n{payload[2]}")
-        if payload is not None:
-            self._store(self._summaries, name, _Entry(key, payload[2], payload[1]))
-            self._recorder.replay(payload[2])
-            return payload[1]
+        sent = self._collected(_SUMMARY + name, self._summaries, name, key)
+        if sent is not None:
+            return sent[0]
         value, _ = self._run(self._summaries, name, key,
                              lambda: summarize(job, self.plan(job, ctx)))
         return value

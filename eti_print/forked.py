@@ -100,18 +100,7 @@ def render(ctx: Context, found: list[Job], progress: Progress = None) -> list[Ou
     """Resolve and draw ``found``: the first job here, each other in a forked child of
     its own (the system shares the cores among them); every problem of every job
     together, in job order."""
-    children = [(job, *start_child(lambda job=job: _run(ctx, [job]))) for job in found[1:]]
-    results: list[tuple] = []
-    try:
-        results.append(_run(ctx, found[:1]))
-    finally:
-        for job, pid, fd in children:
-            result = collect(pid, fd)
-            crashed = result is None or result[0] == "crash"
-            results.append(_run(ctx, [job]) if crashed else result)
-    problems = [p for result in results if result[0] == "input" for p in result[1]]
-    if problems:
-        raise InputError(combine(problems))
+    results = _split(found, lambda job: _run(ctx, [job]))
     outputs: list[Output] = []
     start(progress, len(found), "jobs")
     for result in results:
@@ -134,6 +123,13 @@ def summaries(ctx: Context, found: list[Job], summarize: Callable[[Job, Any], An
             return ("ok", summarize(job, job.resolve(ctx)))
         except InputError as exc:
             return ("input", exc.problems)
+    return [(job, result[1]) for job, result in zip(found, _split(found, one))]
+
+
+def _split(found: list[Job], one: Callable[[Job], tuple]) -> list[tuple]:
+    """``one(job)`` (``("ok", ...)`` or ``("input", problems)``) for the first job here
+    and for each other in a forked child of its own, in job order; a crashed or dead
+    child's job run again here; every problem of every job raised together."""
     children = [(job, *start_child(lambda job=job: one(job))) for job in found[1:]]
     results: list[tuple] = []
     try:
@@ -146,4 +142,4 @@ def summaries(ctx: Context, found: list[Job], summarize: Callable[[Job, Any], An
     problems = [p for result in results if result[0] == "input" for p in result[1]]
     if problems:
         raise InputError(combine(problems))
-    return [(job, result[1]) for job, result in zip(found, results)]
+    return results

@@ -80,12 +80,20 @@ def _boom(ctx):
 # -- the command line's build cache (BuildCache(once=True)) -----------------------------
 
 
+def _counting_forks(monkeypatch) -> list[int]:
+    """A list that grows by one for each child forked (by forked.py or the build cache)."""
+    from eti_print import cache as cache_module
+    forks: list[int] = []
+    real = forked.start_child
+    for module in (forked, cache_module):
+        monkeypatch.setattr(module, "start_child", lambda work: forks.append(1) or real(work))
+    return forks
+
+
 def _cached(pack: str | None, once: bool, monkeypatch) -> tuple[dict[str, str], list[str], int]:
     """A first build through a new cache: digests, progress lines, children forked."""
     from eti_print import cache as cache_module
-    forks = []
-    real = cache_module.start_child
-    monkeypatch.setattr(cache_module, "start_child", lambda work: forks.append(1) or real(work))
+    forks = _counting_forks(monkeypatch)
     cache = cache_module.BuildCache(workers=2 if once else 1, once=once)
     lines: list[str] = []
     outputs = render(load_checked(pack, PrintOptions(), cache), lines.append)
@@ -121,13 +129,9 @@ def test_a_one_build_cache_reports_the_problems_of_every_child(tmp_path, monkeyp
 
 def _validated(pack: str | None, split: bool, monkeypatch, cache=None) -> str | list[str]:
     """validate's report (or its problems) with the jobs split or in one process."""
-    from eti_print import cache as cache_module
     from eti_print.pipeline import _validate
-    forks = []
-    real = forked.start_child
+    forks = _counting_forks(monkeypatch)
     monkeypatch.setattr(forked, "idle_core", lambda: split)
-    monkeypatch.setattr(forked, "start_child", lambda work: forks.append(1) or real(work))
-    monkeypatch.setattr(cache_module, "start_child", lambda work: forks.append(1) or real(work))
     try:
         found: str | list[str] = _validate(pack, cache, False)
     except InputError as err:

@@ -228,7 +228,7 @@ def draw(ctx: Context, plan: list[Sheetful], progress: Progress = None) -> list[
         return [ctx.cache.drawn(ctx.output_name(group.output),
                                 (group.spec, ctx.options, ctx.title), group.decks,
                                 lambda group=group: _imposed(ctx, group.output, group.spec,
-                                                             group.decks, progress))
+                                                             group.decks, progress, False))
                 for group in plan]
     # Without a build cache the plan is this build's alone: each sheetful is let go as
     # it is imposed, and its faces once their forms are drawn (impose ``consume``), so
@@ -238,13 +238,14 @@ def draw(ctx: Context, plan: list[Sheetful], progress: Progress = None) -> list[
         group = plan.pop(0)
         output, spec, decks = group.output, group.spec, list(group.decks)
         del group
-        outputs.append(_imposed(ctx, output, spec, decks, progress))
+        outputs.append(_imposed(ctx, output, spec, decks, progress, True))
     return outputs
 
 
 def _imposed(ctx: Context, output: str, spec: SheetSpec, decks: Sequence[Deck],
-             progress: Progress) -> Output:
-    """One PDF of a deck job: its decks imposed (a list, given up: see ``draw``)."""
+             progress: Progress, consume: bool) -> Output:
+    """One PDF of a deck job: its decks imposed (``consume``: a list, given up, emptied
+    once the forms are drawn; see ``draw``)."""
     name = ctx.output_name(output)
     if progress:
         progress(f"rendering {name}")
@@ -256,5 +257,5 @@ def _imposed(ctx: Context, output: str, spec: SheetSpec, decks: Sequence[Deck],
     counts = {d.id: len(d.cards) for d in decks}
     data, pages = impose(decks, spec, ctx.art, info, ctx.fonts["body"].regular,
                          ink_saver=o.ink_saver, file=name, scale=ctx.sheets.scale,
-                         consume=isinstance(decks, list))
+                         consume=consume)
     return Output(name, data, pages, "cards", "cardstock", counts)
