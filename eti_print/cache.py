@@ -10,6 +10,9 @@ keeps, between builds of one pack in one process:
 * **Decks**: each card deck's resolved faces (``jobs.decks.resolve_deck``),
   reused while nothing the deck's templates read changed; a deck whose data
   changed is resolved again and the cards PDF re-imposed from all decks.
+* **Checks**: a check-stage rule that resolves templates (the board seams:
+  ``jobs.board_seams``), reused while nothing it read changed and it found no
+  problem.
 
 Keys are content hashes, never timestamps.  Each entry has a *global* key
 (the bytes of ``pack.yaml``, the schemas, the fonts, the files under
@@ -141,11 +144,12 @@ class BuildCache:
         self._decks: dict[str, list[_Entry]] = {}
         self._plans: dict[str, list[_Entry]] = {}
         self._summaries: dict[str, list[_Entry]] = {}
+        self._checks: dict[str, list[_Entry]] = {}
         #: Entries kept on disk too (``diskcache.EntryStore``): outputs, decks and
         #: summaries, found again by a later process; None: in this process only.
         self.disk = disk
         self._kinds = {id(self._outputs): "outputs", id(self._decks): "deck",
-                       id(self._summaries): "summary"}
+                       id(self._summaries): "summary", id(self._checks): "check"}
         self._art: dict[str, dict[str, list[str]]] = {}
         self._drawn: dict[str, tuple[tuple, Any]] = {}
         self._classes: dict[type, type] = {}
@@ -176,11 +180,25 @@ class BuildCache:
     # -- one build ---------------------------------------------------------
     def begin(self, ctx: Any, renderers: Any = ()) -> None:
         """Start a build of ``ctx`` (called by ``pipeline.render`` with its jobs)."""
+        self._start(ctx)
+        self.stats = CacheStats(resources_reused=self._resources_hit)
+        self._resources_hit = False
+        if self._parallel():
+            stale = [r for r in renderers
+                     if self._find(self._outputs, _name(r), self._output_key(ctx)) is None]
+            # Fork only renderers that have run here before (unless ``once``): a child's
+            # lazily filled caches (compiled templates, tinted art) die with it.
+            self._fork({_name(r): lambda say, r=r: r(self.tracked(ctx), say)
+                        for r in stale[1:] if self.once or _name(r) in self._ran_here})
+
+    def _start(self, ctx: Any) -> None:
+        """What the entries of a build of ``ctx`` are told by: the global key, and the
+        values of dependencies, worked out afresh (once for its check and its render)."""
+        if self._ctx is ctx:
+            return
         self._ctx = ctx
         self._values = {}
         self._art = {}
-        self.stats = CacheStats(resources_reused=self._resources_hit)
-        self._resources_hit = False
         root = ctx.pack.root
         # Content, not the folder: a copy of a pack reuses what the original rendered
         # (nothing a renderer makes depends on where the pack is).
@@ -192,13 +210,6 @@ class BuildCache:
             folder for folder in (getattr(ctx.layouts, "folder", None),
                                   getattr(ctx.art, "art_dir", None)) if folder)),
             BUDGETS, VALUES))
-        if self._parallel():
-            stale = [r for r in renderers
-                     if self._find(self._outputs, _name(r), self._output_key(ctx)) is None]
-            # Fork only renderers that have run here before (unless ``once``): a child's
-            # lazily filled caches (compiled templates, tinted art) die with it.
-            self._fork({_name(r): lambda say, r=r: r(self.tracked(ctx), say)
-                        for r in stale[1:] if self.once or _name(r) in self._ran_here})
 
     def _parallel(self) -> bool:
         if self.workers <= 1 or not hasattr(os, "fork"):
@@ -438,6 +449,21 @@ class BuildCache:
         value, _ = self._run(self._summaries, name, key,
                              lambda: summarize(job, self.plan(job, ctx)))
         return value
+
+    # -- checks ----------------------------------------------------------------
+    def checked(self, name: str, ctx: Any, check: Callable[[Any], list]) -> list:
+        """``check(ctx)``, the problems a check-stage rule finds, or none if the last
+        build's run of it found none and nothing it read changed (a run that found a
+        problem is never kept: the next build checks again)."""
+        self._start(ctx)
+        found: list[list] = []
+
+        def compute() -> list:
+            found.append(check(self.tracked(ctx)))
+            return found[0]
+        problems, _ = self._run(self._checks, name, self._output_key(ctx), compute,
+                                failed=lambda: bool(found[0]))
+        return list(problems)
 
     # -- drawn files -----------------------------------------------------------
     def drawn(self, name: str, key: Any, inputs: tuple, draw: Callable[[], Any]) -> Any:

@@ -128,7 +128,10 @@ def check(ctx: Context) -> list[Problem]:
     problems.extend(check_layouts(ctx))          # readability: the pack's minimum text size
     if ctx.dataset.config.get("boards"):
         from .jobs.board_seams import check as board_seams
-        problems.extend(board_seams(ctx))        # no board seam crosses text, a port, a space
+        # no board seam crosses text, a port, a space (through the build cache: checked
+        # again only when what its boards read changed)
+        problems.extend(board_seams(ctx) if ctx.cache is None
+                        else ctx.cache.checked("board-seams", ctx, board_seams))
     return combine(problems)
 
 

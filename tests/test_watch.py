@@ -175,6 +175,31 @@ def test_nothing_is_rendered_again_for_a_comment(warm):
     assert cache.stats.resources_reused and cache.stats.decks_resolved == []
 
 
+def test_the_board_seams_are_checked_again_only_when_what_they_read_changed(warm,
+                                                                         monkeypatch):
+    """The seams check (the check stage's dearest rule) is kept by the cache: a data edit
+    no board reads checks nothing again, and a port moved under a seam is reported at
+    once, the last good output kept."""
+    from eti_print.jobs import board_seams
+    pack, out, cache = warm
+    runs = []
+    real = board_seams.check
+    monkeypatch.setattr(board_seams, "check", lambda ctx: runs.append(1) or real(ctx))
+    edit(pack / "cards/events.yaml", "highest filled data port.", "highest occupied data port.")
+    assert rebuild(str(pack), out, PrintOptions(), cache).ok
+    assert runs == []
+    before = _digests(out)
+    edit(pack / "templates/boards/boards.yaml", "- {x: 188mm, y: 10mm, tab: below}",
+         "- {x: 200mm, y: 10mm, tab: below}")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert runs == [1] and not report.ok
+    assert any("on A4 the seam 260 mm from the left crosses port[2] in 6 boards" in p
+               for p in report.problems), report.problems
+    assert _digests(out) == before
+    report = rebuild(str(pack), out, PrintOptions(), cache)      # a problem is not kept
+    assert runs == [1, 1] and not report.ok
+
+
 def test_a_one_card_edit_resolves_only_its_deck(warm):
     pack, out, cache = warm
     edit(pack / "cards/events.yaml", "highest filled data port.", "highest occupied data port.")
