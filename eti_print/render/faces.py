@@ -56,6 +56,19 @@ class Face:
     def key(self) -> tuple:
         return (self.width, self.height, self.bleed, self.ops)
 
+    def __hash__(self) -> int:
+        # worked out once per face: every imposition of a deck watch reuses hashes its
+        # faces (through every op they hold) to find the identical ones
+        found = self.__dict__.get("_hash")
+        if found is None:
+            found = hash(self.key)
+            object.__setattr__(self, "_hash", found)
+        return found
+
+    def __getstate__(self) -> dict[str, Any]:
+        # a hash of text differs between processes: never pickled (the disk cache)
+        return {k: v for k, v in self.__dict__.items() if k != "_hash"}
+
 
 @dataclass(frozen=True)
 class BoxOutline:

@@ -107,7 +107,7 @@ class FormCache:
     """One PDF form per distinct face, defined before the first page."""
 
     def __init__(self) -> None:
-        self.names: dict[tuple, str] = {}
+        self.names: dict[Face, str] = {}
         self.faces: list[tuple[str, Face]] = []
         # by the face object first: a deck repeats the same Face for every copy of a
         # card, and a key is hashed through every op it holds
@@ -117,7 +117,7 @@ class FormCache:
         seen = self._seen.get(id(face))
         if seen is not None and seen[0] is face:
             return seen[1]
-        key = face.key
+        key = face                 # equal faces are equal keys, the hash kept by the face
         if key not in self.names:
             name = f"face{len(self.names)}"
             self.names[key] = name
