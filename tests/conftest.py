@@ -33,7 +33,8 @@ if not os.environ.get("PYTEST_XDIST_WORKER"):
 #: own cache folder, removed when the session ends.  ``ETI_PRINT_BUILD_CACHE=jobs``: every
 #: build and validate a test makes, in process or on the command line, loads and checks
 #: the pack afresh and finds every problem afresh (failures are never kept), but reuses
-#: the jobs and decks an earlier test drew from the same inputs (the soundness tests in
+#: the jobs, decks and problem-free board-seam checks an earlier test made from the same
+#: inputs (the soundness tests in
 #: test_watch.py and test_pipeline.py show that a reused job is byte for byte a fresh
 #: one); a whole command's result is never read back.  Tests of the cache itself, of
 #: cold behaviour (progress lines, reproducibility) or that patch the code a job runs
