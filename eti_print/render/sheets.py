@@ -107,23 +107,17 @@ class FormCache:
     """One PDF form per distinct face, defined before the first page."""
 
     def __init__(self) -> None:
+        # by the face: equal faces are one form; a face hashes its ops once (Face.__hash__)
+        # and a deck repeats the very same Face for every copy of a card
         self.names: dict[Face, str] = {}
         self.faces: list[tuple[str, Face]] = []
-        # by the face object first: a deck repeats the same Face for every copy of a
-        # card, and a key is hashed through every op it holds
-        self._seen: dict[int, tuple[Face, str]] = {}
 
     def add(self, face: Face) -> str:
-        seen = self._seen.get(id(face))
-        if seen is not None and seen[0] is face:
-            return seen[1]
-        key = face                 # equal faces are equal keys, the hash kept by the face
-        if key not in self.names:
-            name = f"face{len(self.names)}"
-            self.names[key] = name
+        name = self.names.get(face)
+        if name is None:
+            name = self.names[face] = f"face{len(self.names)}"
             self.faces.append((name, face))
-        self._seen[id(face)] = (face, self.names[key])
-        return self.names[key]
+        return name
 
     def define_all(self, canvas: Canvas, art: Any, ink_saver: bool) -> None:
         forms = ArtForms(art, canvas)
