@@ -117,6 +117,9 @@ class CacheStats:
     outputs_rendered: list[str] = field(default_factory=list)
     decks_reused: list[str] = field(default_factory=list)
     decks_resolved: list[str] = field(default_factory=list)
+    #: Each re-imposed PDF's forms: (drawn afresh, in all); the rest came from the
+    #: records of its last drawing (``render.replay``).
+    forms_drawn: dict[str, tuple[int, int]] = field(default_factory=dict)
 
 
 class BuildCache:
@@ -152,6 +155,7 @@ class BuildCache:
                        id(self._summaries): "summary", id(self._checks): "check"}
         self._art: dict[str, dict[str, list[str]]] = {}
         self._drawn: dict[str, tuple[tuple, Any]] = {}
+        self._forms: dict[str, Any] = {}      # output -> render.replay.Records
         self._classes: dict[type, type] = {}
         self._ctx: Any = None
         self._values: dict[tuple, str] = {}
@@ -478,6 +482,18 @@ class BuildCache:
         value = draw()
         self._drawn[name] = ((key, inputs), value)
         return value
+
+    def form_records(self, name: str) -> Any | None:
+        """The records of the forms output ``name`` was last drawn with in this process
+        (``render.replay``): its next drawing redraws only the forms whose record no
+        longer holds); None for a one-build cache (``once``: no next drawing here)."""
+        if self.once:
+            return None
+        from .render.replay import Records
+        records = self._forms.get(name)
+        if records is None:
+            records = self._forms[name] = Records()
+        return records
 
     # -- decks ---------------------------------------------------------------
     def latest_deck(self, name: str) -> Any:

@@ -78,6 +78,32 @@ class FontSet:
         return missing_glyphs(font_name, text)
 
 
+#: The attribute of a reportlab document that holds its call log while one is kept
+#: (``render.replay.logged_calls``).
+LOG = "_eti_calls"
+
+
+class LoggedFont(TTFont):
+    """A TrueType font that tells a document's call log (``render.replay``) every call
+    that reads or changes the document's state of it: ``splitString`` gives each new
+    character the next code of a subset (in first-use order), and
+    ``getSubsetInternalName`` names the font in the document on its first use."""
+
+    def splitString(self, text, doc, encoding="utf-8"):
+        result = super().splitString(text, doc, encoding)
+        log = getattr(doc, LOG, None)
+        if log is not None:
+            log.append(("split", self, text, result))
+        return result
+
+    def getSubsetInternalName(self, subset, doc):
+        result = super().getSubsetInternalName(subset, doc)
+        log = getattr(doc, LOG, None)
+        if log is not None:
+            log.append(("name", self, subset, result))
+        return result
+
+
 @cache
 def _register_file(path: Path, shown: str) -> str:
     name = "eti-" + path.stem
@@ -86,7 +112,7 @@ def _register_file(path: Path, shown: str) -> str:
     source = io.BytesIO(data)
     source.name = str(path)
     try:
-        font = TTFont(name, source)
+        font = LoggedFont(name, source)
     except Exception as exc:     # reportlab on a font OTS passed: any error is the font's
         raise fail(f"cannot load font: {_reason(exc)}", path=shown,
                    hint="fonts are TrueType (.ttf) files") from None

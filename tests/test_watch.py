@@ -210,6 +210,10 @@ def test_a_one_card_edit_resolves_only_its_deck(warm):
                                                 "research"]
     assert "eti-cards.pdf" in report.rendered
     assert "eti-boards.pdf" not in report.written
+    # and of the cards PDF's forms only that card's face is drawn again; the others
+    # come from the records of the last drawing (render/replay.py)
+    drawn, forms = cache.stats.forms_drawn["eti-cards.pdf"]
+    assert drawn == 1 and forms > 100
 
 
 EDITS = [

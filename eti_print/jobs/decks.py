@@ -255,7 +255,12 @@ def _imposed(ctx: Context, output: str, spec: SheetSpec, decks: Sequence[Deck],
                            f"{o.paper.upper()}, duplex {o.duplex}",
                    keywords=", ".join(d.title for d in decks))
     counts = {d.id: len(d.cards) for d in decks}
+    # through a build cache (watch), each face's form is drawn again only where the
+    # record of the last drawing no longer holds (render.replay)
+    records = ctx.cache.form_records(name) if ctx.cache is not None else None
     data, pages = impose(decks, spec, ctx.art, info, ctx.fonts["body"].regular,
                          ink_saver=o.ink_saver, file=name, scale=ctx.sheets.scale,
-                         consume=consume)
+                         consume=consume, records=records)
+    if records is not None:
+        ctx.cache.stats.forms_drawn[name] = records.counts
     return Output(name, data, pages, "cards", "cardstock", counts)

@@ -23,6 +23,7 @@ from ..sheets import ScaleCheck
 from ..units import PAPER
 from .faces import Face, draw_face
 from .marks import draw_crop_marks
+from .replay import FormReplay, Records
 from .scale import Footprint, clear_of, draw_scale_check, reserve
 
 
@@ -61,10 +62,15 @@ class ArtForms:
     instead of hundreds (the bulk of a cards PDF's drawing time).
     """
 
-    def __init__(self, art: Any, canvas: Canvas):
+    def __init__(self, art: Any, canvas: Canvas, records: Records | None = None,
+                 world: tuple = ()):
         self._art = art
         self._canvas = canvas
         self._names: dict[tuple, str] = {}
+        self._keys: dict[str, tuple] = {}
+        #: Forms drawn from an earlier drawing's records where they still hold (watch)
+        self.replay = None if records is None else FormReplay(canvas, records, (art, *world),
+                                                              self._keys.get)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._art, name)
@@ -78,11 +84,22 @@ class ArtForms:
         name = self._names.get(key)
         if name is None:
             name = self._names[key] = f"art{len(self._names)}"
+            self._keys[name] = key
             drawing = self._drawing(art_id, color)
-            self._canvas.beginForm(name, 0, 0, drawing.width, drawing.height)
-            self._art.draw(self._canvas, art_id, 0, 0, drawing.width, drawing.height, color)
-            self._canvas.endForm()
+            self.form(("art", key), name, (0, 0, drawing.width, drawing.height),
+                      lambda: self._art.draw(self._canvas, art_id, 0, 0, drawing.width,
+                                             drawing.height, color))
         return name
+
+    def form(self, key: tuple, name: str, bbox: tuple[float, float, float, float],
+             paint: Any) -> None:
+        """Form ``name`` drawn by ``paint()`` (or from its record: ``replay``)."""
+        if self.replay is not None:
+            self.replay.form(key, name, bbox, paint)
+            return
+        self._canvas.beginForm(name, *bbox)
+        paint()
+        self._canvas.endForm()
 
     def draw(self, canvas: Any, art_id: str, x: float, y: float, width: float,
              height: float, color: Any = None) -> tuple[float, float, float, float]:
@@ -119,8 +136,11 @@ class FormCache:
             self.faces.append((name, face))
         return name
 
-    def define_all(self, canvas: Canvas, art: Any, ink_saver: bool) -> None:
-        forms = ArtForms(art, canvas)
+    def define_all(self, canvas: Canvas, art: Any, ink_saver: bool,
+                   records: Records | None = None) -> None:
+        """Every form: the art's, then the faces' (through ``records``, those of the
+        output's last drawing, each drawn again only where its record no longer holds)."""
+        forms = ArtForms(art, canvas, records, (ink_saver,))
         # every art form first, so no form is defined inside another
         for _, face in self.faces:
             for op in face.ops:
@@ -128,9 +148,10 @@ class FormCache:
                     forms.define(op.args[0], op.args[1])
         for name, face in self.faces:
             b = face.bleed
-            canvas.beginForm(name, -b, -b, face.width + b, face.height + b)
-            draw_face(canvas, face, forms, ink_saver)
-            canvas.endForm()
+            forms.form(("face", face), name, (-b, -b, face.width + b, face.height + b),
+                       lambda face=face: draw_face(canvas, face, forms, ink_saver))
+        if forms.replay is not None:
+            forms.replay.finish()
 
 
 def _place(canvas: Canvas, form: str, slot: Any) -> None:
@@ -244,7 +265,7 @@ def sheets_of(deck: Deck, per_sheet: int, kept: int = 0) -> int:
 def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font: str,
            ink_saver: bool = False, invariant: bool = True,
            file: str = "", scale: ScaleCheck | None = None,
-           consume: bool = False) -> tuple[bytes, int]:
+           consume: bool = False, records: Records | None = None) -> tuple[bytes, int]:
     """Render ``decks`` onto sheets; return the PDF bytes and the page count.
 
     Page order by ``spec.duplex``: long, short and glue put every back sheet right
@@ -263,7 +284,7 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
     forms = FormCache()
     named = [[(forms.add(front), "" if deck.one_sided else forms.add(back))
               for front, back in deck.cards] for deck in decks]
-    forms.define_all(canvas, art, ink_saver)
+    forms.define_all(canvas, art, ink_saver, records)
     del forms                     # what follows places the forms by name
     sheeted = [_Sheeted(d.id, d.title, d.one_sided, d.secret) for d in decks]
     if consume:

@@ -1,0 +1,120 @@
+"""Forms drawn from the records of an earlier drawing (render/replay.py): always the bytes
+drawing them afresh makes, whatever the document drew before them."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+
+from eti_print.pack import Pack
+from eti_print.pdfwriter import DocInfo, new_canvas
+from eti_print.render.replay import FormReplay, Records
+
+
+@pytest.fixture(scope="module")
+def font() -> str:
+    from eti_print.fonts import load_fonts
+    return load_fonts(Pack.open(None))["body"].regular
+
+
+def _text(canvas, font: str, text: str) -> None:
+    canvas.setFont(font, 10)
+    canvas.drawString(4, 4, text)
+
+
+def document(font: str, forms: list[tuple[str, object]], records: Records | None) -> bytes:
+    """A one-page PDF placing one form per ``(key, paint)`` of ``forms``, each drawn by
+    ``paint(canvas)``, through ``records`` (None: drawn as reportlab alone draws them)."""
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, (300, 300), font, DocInfo("replay"))
+    replay = FormReplay(canvas, records, (), lambda name: None) if records is not None \
+        else None
+    for n, (key, paint) in enumerate(forms):
+        name = f"form{n}"
+        if replay is None:
+            canvas.beginForm(name, 0, 0, 100, 20)
+            paint(canvas)
+            canvas.endForm()
+        else:
+            replay.form(key, name, (0, 0, 100, 20), lambda paint=paint: paint(canvas))
+    if replay is not None:
+        replay.finish()
+    for n in range(len(forms)):
+        canvas.saveState()
+        canvas.translate(0, 20 * n)
+        canvas.doForm(f"form{n}")
+        canvas.restoreState()
+    canvas.showPage()
+    canvas.save()
+    return buffer.getvalue()
+
+
+def texts(font: str, *words: str) -> list[tuple[str, object]]:
+    return [(w, lambda c, w=w: _text(c, font, w)) for w in words]
+
+
+def test_a_form_drawn_again_from_its_record_is_the_same_bytes(font):
+    records = Records()
+    words = texts(font, "Über", "Café", "Naïve")
+    direct = document(font, words, None)
+    assert document(font, words, records) == direct
+    assert records.counts == (3, 3)                      # the first drawing records
+    assert document(font, words, records) == direct
+    assert records.counts == (0, 3)                      # the next one draws none
+
+
+def test_a_character_used_first_elsewhere_redraws_the_forms_it_renumbers(font):
+    """Reportlab numbers a font's non-ASCII characters in first-use order: a new first
+    form that uses one first moves the codes of every later form that has it."""
+    records = Records()
+    document(font, texts(font, "Über", "Café", "Naïve"), records)
+    moved = texts(font, "Élan", "Über", "Café", "Naïve")
+    assert document(font, moved, records) == document(font, moved, None)
+    drawn, forms = records.counts
+    assert forms == 4 and drawn == 4       # É takes Ü's code, Ü é's, é ï's
+    again = texts(font, "Élan", "Über", "Naïve", "Café")
+    assert document(font, again, records) == document(font, again, None)
+    assert records.counts[0] == 2          # Naïve's ï and Café's é swap codes
+
+
+def _faded(canvas) -> None:
+    canvas.setFillAlpha(0.5)
+    canvas.rect(0, 0, 10, 10, fill=1)
+
+
+def _opaque(canvas) -> None:
+    canvas.setFillAlpha(1)                 # no transparency state, but a PDF 1.4 feature
+    canvas.rect(0, 0, 10, 10, fill=1)
+
+
+def test_a_form_with_a_transparency_state_is_drawn_every_time(font):
+    records = Records()
+    forms = [("faded", _faded), *texts(font, "Über")]
+    direct = document(font, forms, None)
+    assert document(font, forms, records) == direct
+    assert document(font, forms, records) == direct
+    assert records.counts == (1, 2)        # its gs name is the document's to give
+
+
+def test_the_pdf_version_a_replayed_form_needs_is_raised_again(font):
+    """The form that first needed PDF 1.4 may be gone; the one left that needs it too,
+    recorded when the version was already raised, raises it when drawn from its record."""
+    records = Records()
+    first = [("first", _opaque), ("second", _opaque)]
+    document(font, first, records)
+    alone = [("second", _opaque)]
+    direct = document(font, alone, None)
+    assert direct.startswith(b"%PDF-1.4")
+    assert document(font, alone, records) == direct
+    assert records.counts == (0, 1)
+
+
+def test_records_of_another_world_are_not_used(font):
+    records = Records()
+    words = texts(font, "Über", "Café")
+    document(font, words, records)
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, (300, 300), font, DocInfo("replay"))
+    replay = FormReplay(canvas, records, ("ink saver",), lambda name: None)
+    assert replay.old == {}
