@@ -40,6 +40,11 @@ pytestmark = pytest.mark.usefixtures("art_loaded_afresh")
 @pytest.fixture(scope="module", autouse=True)
 def test_font():
     if FONT not in pdfmetrics.getRegisteredFontNames():
+        # the pack's fonts first: reportlab gives a second font of the same face the
+        # first one's object, which must stay the pack's own (fonts.LoggedFont)
+        from eti_print.fonts import load_fonts
+        from eti_print.pack import Pack
+        load_fonts(Pack.open(None))
         pdfmetrics.registerFont(TTFont(FONT, str(REPO / "fonts" / "OpenSans-Regular.ttf")))
 
 
@@ -610,3 +615,19 @@ def test_a_loaded_drawing_is_reused_by_content_never_by_name(tmp_path, monkeypat
     assert [c.width for c in walk(edited) if hasattr(c, "width")][-1] == 6
     assert ArtLibrary(tmp_path, fonts={FONT}).get("icon") is not edited
     assert len(converted) == 3
+
+
+def test_a_librarys_content_key_follows_its_files_and_fonts(tmp_path):
+    """Two libraries of the same art and fonts draw alike; a changed file or another
+    font set does not (render/replay.py keeps records across libraries by this key)."""
+    from eti_print.art import ArtLibrary
+    (tmp_path / "templates" / "art").mkdir(parents=True)
+    icon = tmp_path / "templates" / "art" / "dot.svg"
+    icon.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10">'
+                    '<circle cx="5" cy="5" r="4"/></svg>', encoding="utf-8")
+    key = ArtLibrary(tmp_path).content_key
+    assert ArtLibrary(tmp_path).content_key == key
+    assert ArtLibrary(tmp_path, fonts={"body": ("a", "b", "c", "d")}).content_key != key
+    icon.write_text(icon.read_text(encoding="utf-8").replace('r="4"', 'r="3"'),
+                    encoding="utf-8")
+    assert ArtLibrary(tmp_path).content_key != key

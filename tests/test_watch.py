@@ -216,6 +216,17 @@ def test_a_one_card_edit_resolves_only_its_deck(warm):
     assert drawn == 1 and forms > 100
 
 
+def test_a_layout_edit_redraws_only_the_forms_of_the_faces_it_changes(warm):
+    """Resources are loaded afresh after a layout edit, but the art draws alike (its
+    content key), so the records of the last drawing still hold for the other decks."""
+    pack, out, cache = warm
+    edit(pack / "templates/layouts/event.yaml", "size: 14pt", "size: 13pt")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok and not cache.stats.resources_reused
+    drawn, forms = cache.stats.forms_drawn["eti-cards.pdf"]
+    assert drawn == 25 and forms > 100                  # the 25 event faces
+
+
 EDITS = [
     ("cards/events.yaml", "highest filled data port.", "highest occupied data port."),
     ("cards/projects.yaml", "it comes in avocado.", "it comes in teal."),

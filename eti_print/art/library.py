@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import difflib
+import functools
 import os
 import re
 from pathlib import Path, PurePosixPath
@@ -93,6 +94,21 @@ class ArtLibrary:
         for names in found.values():
             names.sort(key=lambda name: EXTENSIONS.index(name.rpartition(".")[2]))
         return found
+
+    @functools.cached_property
+    def content_key(self) -> str:
+        """A content hash of everything this library draws from: its art files' bytes
+        and the fonts SVG text may use.  Two libraries with the same key draw alike
+        (``render.replay`` keeps a form's record across libraries loaded afresh, as
+        after a layout edit)."""
+        from ..files import digest
+        from ..tracking import DIGEST_CAP, fingerprint
+        folder = self._dir()
+        found = self._files()
+        return fingerprint((self.art_dir, sorted(self.fonts.items()),
+                            [(name, digest(folder / name, DIGEST_CAP).hex())
+                             for names in sorted(found.values()) for name in names]
+                            if folder is not None else []))
 
     def _miscased(self, art_id: str) -> str | None:
         """An art file for ``art_id`` but for upper case in its name (``Logo.PNG``)."""

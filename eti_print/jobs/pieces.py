@@ -439,7 +439,13 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
     canvas = new_canvas(buffer, first, ctx.fonts["body"].regular, info, invariant)
     forms = FormCache()
     names = {id(g): [forms.add(face) for face in g.faces] for g in groups}
-    forms.define_all(canvas, ctx.art, ctx.options.ink_saver)
+    # through a build cache (watch), a piece's form is drawn again only where the record
+    # of the last drawing no longer holds (render.replay)
+    records = ctx.cache.form_records(ctx.output_name(sheetful.output)) \
+        if ctx.cache is not None else None
+    forms.define_all(canvas, ctx.art, ctx.options.ink_saver, records)
+    if records is not None:
+        ctx.cache.stats.forms_drawn[ctx.output_name(sheetful.output)] = records.counts
     outlined: set[str] = set()
     placed: dict[int, int] = {}      # pieces of each group placed so far, over all pages
 

@@ -34,7 +34,7 @@ from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 
-from ..fonts import LOG
+from ..fonts import LOG, LoggedFont
 
 #: The document methods drawing calls that change the document (besides adding objects,
 #: which a recorded form may not do), logged and made again on replay.
@@ -179,6 +179,8 @@ class FormReplay:
             code, placed = tuple(c._code[ops:]), tuple(c._formsinuse[forms:])
             clean = (not c._colorsUsed and not c._shadingUsed and not c._annotationrefs
                      and _footprint(doc, _CALLED) == state
+                     # a font that logs nothing (not the pack's) may have drawn here
+                     and all(isinstance(font, LoggedFont) for font in doc.delayedFonts)
                      and not any(isinstance(op, str) and op.endswith(" gs") for op in code))
             c.endForm()
         named = {call[1].fontName for call in calls if call[0] == "name"} \

@@ -118,3 +118,18 @@ def test_records_of_another_world_are_not_used(font):
     canvas = new_canvas(buffer, (300, 300), font, DocInfo("replay"))
     replay = FormReplay(canvas, records, ("ink saver",), lambda name: None)
     assert replay.old == {}
+
+
+def test_a_form_drawn_with_a_font_that_logs_nothing_is_drawn_every_time(font):
+    """Only the pack's fonts (fonts.LoggedFont) tell the calls a record needs; once the
+    document has used another TrueType font, no form is recorded."""
+    from reportlab.pdfbase import pdfmetrics
+    from reportlab.pdfbase.ttfonts import TTFont
+    if "ReplayVera" not in pdfmetrics.getRegisteredFontNames():
+        pdfmetrics.registerFont(TTFont("ReplayVera", "Vera.ttf"))   # reportlab's own
+    records = Records()
+    forms = [("vera", lambda c: _text(c, "ReplayVera", "Çà va")), *texts(font, "Über")]
+    direct = document(font, forms, None)
+    assert document(font, forms, records) == direct
+    assert document(font, forms, records) == direct
+    assert records.counts == (2, 2)
