@@ -11,6 +11,10 @@ write what changed).  Prints best and median per scenario, and what each
 rebuild re-rendered.  ``--profile SCENARIO`` runs cProfile on one rebuild of
 that scenario and prints the top functions (profile before optimising).
 
+With each scenario it prints, per re-imposed PDF, how many of its forms were drawn
+again (the most in any rebuild); the rest came from the records of the last drawing
+(``render/replay.py``).
+
 Watch's debounce (the wait for an editor to finish saving) is not included.
 Besides wall-clock time it prints the CPU seconds spent in this process and
 in forked render workers: on a busy machine wall time is inflated by other
@@ -127,7 +131,7 @@ def main() -> None:
             text = target.read_text(encoding="utf-8")
             assert old in text, f"{old!r} not in {path}"
             edited = text.replace(old, new, 1)
-            times, cpus, rendered, decks = [], [], set(), set()
+            times, cpus, rendered, decks, forms = [], [], set(), set(), {}
             for i in range(args.repeat * 2):
                 target.write_text(edited if i % 2 == 0 else text, encoding="utf-8")
                 before = cpu()
@@ -138,6 +142,8 @@ def main() -> None:
                 cpus.append((after[0] - before[0], after[1] - before[1]))
                 rendered.update(report.rendered)
                 decks.update(cache.stats.decks_resolved)
+                for output, (drawn, total) in cache.stats.forms_drawn.items():
+                    forms[output] = max(forms.get(output, (0, total)), (drawn, total))
             target.write_text(text, encoding="utf-8")
             own = statistics.median(c[0] for c in cpus)
             workers = statistics.median(c[1] for c in cpus)
@@ -146,7 +152,10 @@ def main() -> None:
                   f" | cpu here {own:5.3f} s, workers {workers:5.3f} s,"
                   f" 2-core estimate {max(own, workers):5.3f} s"
                   f" | rendered: {', '.join(sorted(rendered)) or 'nothing'}"
-                  + (f" (decks: {', '.join(sorted(decks))})" if decks else ""))
+                  + (f" (decks: {', '.join(sorted(decks))})" if decks else "")
+                  + (" | forms drawn again: " + ", ".join(
+                      f"{o} {d} of {t}" for o, (d, t) in sorted(forms.items())) if forms
+                     else ""))
 
 
 if __name__ == "__main__":

@@ -13,6 +13,9 @@ keeps, between builds of one pack in one process:
 * **Checks**: a check-stage rule that resolves templates (the board seams:
   ``jobs.board_seams``), reused while nothing it read changed and it found no
   problem.
+* **Forms**: the records of each output's last drawn forms (``render/replay.py``):
+  re-imposing a PDF draws again only the forms whose record no longer holds (a
+  record is a form's operators with the font calls that must return the same).
 
 Keys are content hashes, never timestamps.  Each entry has a *global* key
 (the bytes of ``pack.yaml``, the schemas, the fonts, the files under

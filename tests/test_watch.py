@@ -214,6 +214,9 @@ def test_a_one_card_edit_resolves_only_its_deck(warm):
     # come from the records of the last drawing (render/replay.py)
     drawn, forms = cache.stats.forms_drawn["eti-cards.pdf"]
     assert drawn == 1 and forms > 100
+    # the rules reference, whose event table shows the card, draws none of its art again
+    drawn, forms = cache.stats.forms_drawn["eti-rules-reference.pdf"]
+    assert drawn == 0 and forms > 20
 
 
 def test_a_layout_edit_redraws_only_the_forms_of_the_faces_it_changes(warm):

@@ -114,8 +114,13 @@ def draw(ctx: Context, plan: list[Planned], progress: Progress = None) -> list[O
         name = ctx.output_name(entry["id"])
         if progress:
             progress(f"rendering {name}")
+        # through a build cache (watch), an art form is drawn again only where the record
+        # of the last drawing no longer holds (render.replay)
+        records = ctx.cache.form_records(name) if ctx.cache is not None else None
         result = document.write_document(doc.built, doc.pages, doc.theme, doc.booklet,
-                                         scale=ctx.sheets.scale)
+                                         scale=ctx.sheets.scale, records=records)
+        if records is not None:
+            ctx.cache.stats.forms_drawn[name] = records.counts
         # imposed, the file's pages are sheet sides; the document's own pages are counted apart
         counts = {} if result.sheets is None else {"booklet pages": result.pages}
         outputs.append(Output(name, result.data, result.sheets or result.pages,

@@ -117,6 +117,12 @@ def _footprint(thing: Any, ignored: frozenset[str]) -> dict[str, Any]:
     return found
 
 
+def art_key(art: Any) -> Any:
+    """What an art library draws from, for a record's world: its content hash
+    (``ArtLibrary.content_key``), else the library itself."""
+    return getattr(art, "content_key", None) or art
+
+
 @dataclass(frozen=True)
 class Record:
     """What drawing one form did: its operators, the forms it placed (each with what

@@ -23,7 +23,7 @@ from ..sheets import ScaleCheck
 from ..units import PAPER
 from .faces import Face, draw_face
 from .marks import draw_crop_marks
-from .replay import FormReplay, Records
+from .replay import FormReplay, Records, art_key
 from .scale import Footprint, clear_of, draw_scale_check, reserve
 
 
@@ -70,7 +70,7 @@ class ArtForms:
         self._keys: dict[str, tuple] = {}
         #: Forms drawn from an earlier drawing's records where they still hold (watch)
         self.replay = None if records is None else \
-            FormReplay(canvas, records, (_art_key(art), *world), self._keys.get)
+            FormReplay(canvas, records, (art_key(art), *world), self._keys.get)
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._art, name)
@@ -152,11 +152,6 @@ class FormCache:
                        lambda face=face: draw_face(canvas, face, forms, ink_saver))
         if forms.replay is not None:
             forms.replay.finish()
-
-
-def _art_key(art: Any) -> Any:
-    """What the art library draws from (its content hash), else the library itself."""
-    return getattr(art, "content_key", None) or art
 
 
 def _place(canvas: Canvas, form: str, slot: Any) -> None:

@@ -74,6 +74,16 @@ class FormIcons:
     def __init__(self, art: Any):
         self.art = art
         self._names: dict[tuple[int, str, str], str] = {}
+        #: Per canvas, the ``render.replay.FormReplay`` its forms are drawn through
+        #: (``replay_on``), else drawn afresh.
+        self._replays: dict[int, Any] = {}
+
+    def replay_on(self, canvas: Any, replay: Any) -> None:
+        """Draw this library's forms on ``canvas`` through ``replay`` (None: no longer)."""
+        if replay is None:
+            self._replays.pop(id(canvas), None)
+        else:
+            self._replays[id(canvas)] = replay
 
     def get(self, art_id: str, *args: Any, **kwargs: Any) -> Any:
         return self.art.get(art_id, *args, **kwargs)
@@ -87,9 +97,14 @@ class FormIcons:
         name = self._names.get(key)
         if name is None:
             name = f"icon{len(self._names)}"
-            canvas.beginForm(name, 0, 0, dw, dh)
-            self.art.draw(canvas, art_id, 0, 0, dw, dh, color)
-            canvas.endForm()
+            replay = self._replays.get(id(canvas))
+            if replay is not None:
+                replay.form(("icon",) + key[1:], name, (0, 0, dw, dh),
+                            lambda: self.art.draw(canvas, art_id, 0, 0, dw, dh, color))
+            else:
+                canvas.beginForm(name, 0, 0, dw, dh)
+                self.art.draw(canvas, art_id, 0, 0, dw, dh, color)
+                canvas.endForm()
             self._names[key] = name
         scale = min(width / dw, height / dh)
         canvas.saveState()

@@ -14,6 +14,7 @@ from ...imposition_booklet import sheet_sides, two_up
 from ...pdfwriter import DocInfo, new_canvas
 from ...sheets import ScaleCheck
 from ...units import mm
+from ..replay import FormReplay, Records, art_key
 from ..scale import CLEAR, Footprint, draw_scale_check, find_spot
 from .blocks import CoverPage
 from .builder import build
@@ -21,7 +22,7 @@ from .elements import Custom
 from .flowables import Heading, TocLine
 from .locate import Locate
 from .paginate import Page, paginate
-from .theme import Theme
+from .theme import FormIcons, Theme
 
 
 @dataclass
@@ -108,8 +109,11 @@ def _scale_check(page: Page, theme: Theme, scale: ScaleCheck
 
 def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
               booklet: tuple[tuple[float, float], str] | None = None,
-              scale: ScaleCheck | None = None) -> tuple[bytes, int | None]:
-    """Draw ``pages``; with ``booklet=(sheet size, duplex)`` impose them two-up.
+              scale: ScaleCheck | None = None, icons: FormIcons | None = None,
+              records: Records | None = None) -> tuple[bytes, int | None]:
+    """Draw ``pages``; with ``booklet=(sheet size, duplex)`` impose them two-up.  With
+    ``records`` (a build cache's), the forms of ``icons`` are drawn from the records of
+    the output's last drawing where they still hold (``render.replay``).
 
     Returns the PDF and, when imposed, the number of sheet sides.
     """
@@ -118,6 +122,24 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
     # the initial font would otherwise be Helvetica, referenced but never embedded
     c = new_canvas(buffer, size, theme.body.regular, info,
                    duplex=booklet[1] if booklet is not None else "none")
+    replay = None
+    if icons is not None and records is not None:
+        replay = FormReplay(c, records, (art_key(icons.art),), lambda name: None)
+        icons.replay_on(c, replay)
+    try:
+        sides = _write_pages(c, pages, theme, header, booklet, scale)
+    finally:
+        if replay is not None and icons is not None:
+            icons.replay_on(c, None)
+    if replay is not None:
+        replay.finish()
+    c.save()
+    return buffer.getvalue(), sides
+
+
+def _write_pages(c: Canvas, pages: list[Page], theme: Theme, header: str,
+                 booklet: tuple[tuple[float, float], str] | None,
+                 scale: ScaleCheck | None) -> int | None:
     outline: list[tuple[Heading, str]] = []
     if booklet is None:
         for page in pages:
@@ -169,8 +191,7 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
         c.addOutlineEntry(h.title, key, level=level, closed=level > 0)
         last = level
     c.showOutline()
-    c.save()
-    return buffer.getvalue(), sides
+    return sides
 
 
 def render(markup: str, theme: Theme, icons: Any, *, where: str | None = None,
@@ -183,9 +204,11 @@ def render(markup: str, theme: Theme, icons: Any, *, where: str | None = None,
 
 def write_document(doc: Any, pages: list, theme: Theme,
                    booklet: tuple[tuple[float, float], str] | None = None,
-                   scale: ScaleCheck | None = None) -> Rendered:
+                   scale: ScaleCheck | None = None, records: Records | None = None
+                   ) -> Rendered:
     """A built and paginated document (``build``, ``paginate``) drawn into a PDF, with
-    the ``scale`` check on its first page."""
+    the ``scale`` check on its first page (its art's forms through ``records``, as
+    ``write_pdf`` says)."""
     for page in pages:
         for f, _, _ in page.items:
             if isinstance(f, TocLine):
@@ -200,5 +223,5 @@ def write_document(doc: Any, pages: list, theme: Theme,
                                                   info.get("author", ""),
                                                   info.get("keywords", "")),
                             info.get("header") or info.get("title", ""), booklet=booklet,
-                            scale=scale)
+                            scale=scale, icons=doc.builder.icons, records=records)
     return Rendered(data, len(pages), sides, headings)
