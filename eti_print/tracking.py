@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
+import marshal
 import os
 from collections.abc import Callable, Mapping
 from pathlib import Path
@@ -68,6 +69,8 @@ def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
             _feed(getattr(value, f.name), put, depth + 1)
             put(b",")
         put(b")")
+    elif type(value) in (dict, list) and (plain := _plain(value)) is not None:
+        put(b"M" + plain)
     elif isinstance(value, Mapping):
         put(b"{")
         for k, v in value.items():
@@ -88,6 +91,36 @@ def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
         # Unknown types hash by repr; a repr with an address never matches,
         # which costs a re-render, never a stale output.
         put(b"?" + type(value).__qualname__.encode() + repr(value).encode())
+
+
+def _plain(value: dict | list) -> bytes | None:
+    """A dict or list of plain data (what YAML parses to) as bytes, in one C call:
+    ``marshal`` format 2 (no references, so how the parts are shared does not count),
+    which tells every type apart and keeps dicts in order; None if it holds anything
+    else (a set, whose order ``marshal`` would not fix, or any other object)."""
+    try:
+        data = marshal.dumps(value, 2)
+    except ValueError:
+        return None
+    # sets marshal in their iteration order: fingerprint those by sorted reprs (_feed);
+    # a set or frozenset's type code is "<" or ">" (looked for only if one is there)
+    if (b"<" in data or b">" in data) and _has_set(value):
+        return None
+    return data
+
+
+def _has_set(value: Any) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, (set, frozenset)):
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+            stack.extend(item)
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
 
 
 #: Largest file hashed whole for a cache key; a larger one counts by size and time.

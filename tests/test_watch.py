@@ -7,6 +7,7 @@ import json
 import os
 import queue
 import threading
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -440,6 +441,21 @@ def test_fingerprint_sees_every_field_and_order():
     assert fingerprint({"a": 1, "b": 2}) != fingerprint({"b": 2, "a": 1})
     assert fingerprint([1, "1"]) != fingerprint([1, 1])
     assert fingerprint((1,)) != fingerprint([1])
+    # parsed data (dicts and lists of plain values) in one C call, every type told apart
+    assert fingerprint({"a": [1, 2]}) != fingerprint({"a": (1, 2)})
+    assert fingerprint({"n": 1}) != fingerprint({"n": True}) != fingerprint({"n": 1.0})
+    assert fingerprint({1: "x"}) != fingerprint({"1": "x"})
+    assert fingerprint({"when": date(1965, 1, 1)}) != fingerprint({"when": date(1966, 1, 1)})
+    # ... and neither how its strings are shared nor the order of a set counts
+    shared = "x" * 3
+    assert fingerprint([shared, shared]) == fingerprint(["xxx", "".join(["x", "xx"])])
+    value = [{"s": {"<b>", "c", "a", "d", "e", "f"}}]       # another hash seed, another order
+    import subprocess
+    import sys
+    there = subprocess.run([sys.executable, "-c", "from eti_print.tracking import fingerprint; "
+                            f"print(fingerprint({value!r}))"], capture_output=True, text=True,
+                           env={**os.environ, "PYTHONHASHSEED": "7"}, check=True).stdout.strip()
+    assert there == fingerprint(value)
     ctx = load_context(None, PrintOptions())
     assert fingerprint(ctx.model.rules) == fingerprint(load_context(None, PrintOptions())
                                                          .model.rules)
