@@ -16,6 +16,7 @@ from reportlab.lib import colors
 
 from .. import tracking
 from ..errors import InputError, Problem, fail
+from ..files import digest
 from ..pack import confine
 from . import files
 from .images import RASTER_FORMATS, RasterArt, load_raster
@@ -101,14 +102,11 @@ class ArtLibrary:
         and the fonts SVG text may use.  Two libraries with the same key draw alike
         (``render.replay`` keeps a form's record across libraries loaded afresh, as
         after a layout edit)."""
-        from ..files import digest
-        from ..tracking import DIGEST_CAP, fingerprint
         folder = self._dir()
-        found = self._files()
-        return fingerprint((self.art_dir, sorted(self.fonts.items()),
-                            [(name, digest(folder / name, DIGEST_CAP).hex())
-                             for names in sorted(found.values()) for name in names]
-                            if folder is not None else []))
+        found = [] if folder is None else [
+            (name, digest(folder / name, tracking.DIGEST_CAP).hex())
+            for names in sorted(self._files().values()) for name in names]
+        return tracking.fingerprint((self.art_dir, sorted(self.fonts.items()), found))
 
     def _miscased(self, art_id: str) -> str | None:
         """An art file for ``art_id`` but for upper case in its name (``Logo.PNG``)."""

@@ -164,6 +164,14 @@ class FormReplay:
              paint: Callable[[], None]) -> None:
         """Form ``name`` (its ``bbox``), drawn by ``paint()`` or from the record of ``key``."""
         c = self.canvas
+        if getattr(c._doc, LOG, None) is not None:
+            # drawn inside a form being recorded: drawn afresh, and that form, which
+            # adds this one to the document, is not recorded
+            self.drawn += 1
+            c.beginForm(name, *bbox)
+            paint()
+            c.endForm()
+            return
         record = self.old.get(key)
         if record is not None and self._holds(record):
             c.beginForm(name, *bbox)

@@ -133,3 +133,19 @@ def test_a_form_drawn_with_a_font_that_logs_nothing_is_drawn_every_time(font):
     assert document(font, forms, records) == direct
     assert document(font, forms, records) == direct
     assert records.counts == (2, 2)
+
+
+def test_a_form_defined_while_another_is_drawn_is_drawn_afresh_with_it(font):
+    """A form whose drawing defines another (through the same replay) adds an object
+    to the document: neither is recorded, and the calls of the outer one stay logged."""
+    records = Records()
+    buffer = io.BytesIO()
+    canvas = new_canvas(buffer, (300, 300), font, DocInfo("replay"))
+    replay = FormReplay(canvas, records, (), lambda name: None)
+
+    def outer() -> None:
+        replay.form("inner", "inner", (0, 0, 10, 10), lambda: _text(canvas, font, "Ça"))
+        _text(canvas, font, "Über")
+    replay.form("outer", "outer", (0, 0, 100, 20), outer)
+    replay.finish()
+    assert records.counts == (2, 2) and records.last[1] == {}
