@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import io
 from dataclasses import dataclass
+from typing import Any
 
+from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
 
@@ -33,6 +35,67 @@ class DocInfo:
     creator: str | None = "eti-print"
 
 
+#: The attribute of a reportlab document that holds its ``Flate`` while one is kept.
+FLATE = "_eti_flate"
+
+
+class Flate:
+    """reportlab's stream filters (FlateDecode, and ASCII85Decode over it where reportlab
+    is set to use it) for one document's streams, each content encoded once while it is
+    kept: ``kept`` maps a stream's bytes to its encoded bytes (from the last drawing of
+    the same output, ``render.replay``), ``made`` this drawing's, for the next.  The
+    same bytes as reportlab's filters, which it runs on a miss."""
+
+    def __init__(self, kept: dict[bytes, bytes]) -> None:
+        self.kept = kept
+        self.made: dict[bytes, bytes] = {}
+        chain = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 \
+            else [pdfdoc.PDFZCompress]
+        self.filters = [_Encoded(self, chain)] + [_Named(f.pdfname) for f in chain[1:]]
+
+    def encode(self, data: bytes, chain: list) -> bytes:
+        out = self.kept.get(data)
+        if out is None:
+            out = data
+            for f in reversed(chain):       # reportlab applies them last first
+                out = f.encode(out)
+        self.made[data] = out
+        return out
+
+
+class _Encoded:
+    """The first filter of a ``Flate`` chain: it encodes through every one of them."""
+
+    def __init__(self, flate: Flate, chain: list) -> None:
+        self.flate, self.chain, self.pdfname = flate, chain, chain[0].pdfname
+
+    def encode(self, text: str | bytes) -> bytes:
+        return self.flate.encode(text.encode("utf8") if isinstance(text, str) else text,
+                                 self.chain)
+
+
+class _Named:
+    """A later filter of a ``Flate`` chain: named in the stream, applied by the first."""
+
+    def __init__(self, pdfname: str) -> None:
+        self.pdfname = pdfname
+
+    def encode(self, text: bytes) -> bytes:
+        return text
+
+
+def _deflated(obj: Any, document: Any, comment: str) -> None:
+    """``obj`` (a page or form) with its stream encoded through the document's ``Flate``,
+    if it keeps one and ``obj`` is compressed (the filters reportlab would use)."""
+    flate = getattr(document, FLATE, None)
+    if flate is None or not obj.compression or obj.Contents or not obj.stream:
+        return
+    stream = pdfdoc.PDFStream(content=obj.stream, filters=flate.filters)
+    stream.__Comment__ = comment
+    obj.Contents = stream
+    obj.compression = 0
+
+
 class _Form(pdfdoc.PDFFormXObject):
     """A form XObject whose resources hold its shadings, graphics states and colour spaces."""
 
@@ -41,6 +104,7 @@ class _Form(pdfdoc.PDFFormXObject):
     _colorsUsed: dict = {}
 
     def format(self, document):  # type: ignore[no-untyped-def]
+        _deflated(self, document, "xobject form stream")
         if not self.Resources:
             resources = pdfdoc.PDFResourceDictionary()
             resources.basicFonts()
@@ -63,6 +127,7 @@ class _Canvas(Canvas):
         from . import limits
         limits.cap(self.getPageNumber(), "pages", "an output PDF has too many pages")
         super().showPage()
+        _deflated(self._doc.Pages.pages[-1], self._doc, "page stream")
 
     def endForm(self, **extra_attributes):  # type: ignore[no-untyped-def]
         # reportlab's endForm, with _Form and the shadings the form used

@@ -22,19 +22,21 @@ every time and never recorded: an object added (an image), a transparency state
 
 Records are kept per output by the build cache (``BuildCache.form_records``), for the
 next build of the same process (``watch``); the records a drawing did not use are
-dropped with it.
+dropped with it.  So are the document's streams deflated (``pdfwriter.Flate``): a
+form or page whose bytes the last drawing deflated is not deflated again.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
 
 from ..fonts import LOG, LoggedFont
+from ..pdfwriter import FLATE, Flate
 
 #: The document methods drawing calls that change the document (besides adding objects,
 #: which a recorded form may not do), logged and made again on replay.
@@ -142,6 +144,9 @@ class Records:
     last: tuple[tuple, dict[Hashable, Record]] = ((), {})
     #: The last drawing's forms: (drawn afresh, in all).
     counts: tuple[int, int] = (0, 0)
+    #: The last drawing's streams (forms and pages), deflated: ``pdfwriter.Flate``
+    #: deflates an unchanged one only once.
+    deflated: dict[bytes, bytes] = field(default_factory=dict)
 
 
 class FormReplay:
@@ -159,6 +164,10 @@ class FormReplay:
         self.new: dict[Hashable, Record] = {}
         self.meaning = meaning
         self.replayed = self.drawn = 0
+        # every stream of the document deflated through the last drawing's (a pure
+        # function of the stream's bytes, so whatever the world)
+        self.flate = Flate(records.deflated)
+        setattr(canvas._doc, FLATE, self.flate)
 
     def form(self, key: Hashable, name: str, bbox: tuple[float, float, float, float],
              paint: Callable[[], None]) -> None:
@@ -214,4 +223,5 @@ class FormReplay:
     def finish(self) -> None:
         """Keep this drawing's records (only these) for the output's next drawing."""
         self.records.last = (self.world, self.new)
+        self.records.deflated = self.flate.made      # filled as the document is saved
         self.records.counts = (self.drawn, self.drawn + self.replayed)

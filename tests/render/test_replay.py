@@ -149,3 +149,26 @@ def test_a_form_defined_while_another_is_drawn_is_drawn_afresh_with_it(font):
     replay.form("outer", "outer", (0, 0, 100, 20), outer)
     replay.finish()
     assert records.counts == (2, 2) and records.last[1] == {}
+
+
+def test_streams_are_encoded_once_while_the_same_bytes_as_reportlabs(font, monkeypatch):
+    """A drawing through records encodes each form and page stream the last drawing did
+    not (pdfwriter.Flate): the file is byte for byte reportlab's own."""
+    from reportlab.pdfbase import pdfdoc
+    records = Records()
+    words = texts(font, "Über", "Café", "Naïve")
+    direct = document(font, words, None)
+    assert document(font, words, records) == direct
+    encoded = []
+    real = pdfdoc.PDFZCompress.encode
+    monkeypatch.setattr(pdfdoc.PDFZCompress, "encode",
+                        lambda text: encoded.append(text) or real(text))
+    assert document(font, words, records) == direct
+    fonts = len(encoded)                   # the embedded fonts' streams, never kept
+    # no form or page deflated again (their text shows, the fonts' streams do not)
+    assert not any((b"Tj" if isinstance(text, bytes) else "Tj") in text for text in encoded)
+    moved = texts(font, "Über", "Café", "Naïf")
+    assert document(font, moved, records) == document(font, moved, None)
+    # through the records only Naïf's form, besides the fonts (the page places the same
+    # forms by the same names); then reportlab's own drawing deflates all four streams
+    assert len(encoded) - fonts == (fonts + 1) + (fonts + 4)
