@@ -204,7 +204,9 @@ class FormReplay:
                      and _footprint(doc, _CALLED) == state
                      # a font that logs nothing (not the pack's) may have drawn here
                      and all(isinstance(font, LoggedFont) for font in doc.delayedFonts)
-                     and not any(isinstance(op, str) and op.endswith(" gs") for op in code))
+                     # a transparency state, by a name the document gives (a text
+                     # object's code holds its own, so anywhere in an operator)
+                     and not any(isinstance(op, str) and " gs" in op for op in code))
             c.endForm()
         named = {call[1].fontName for call in calls if call[0] == "name"} \
             | {call[1] for call in calls if call[0] == "type1"}

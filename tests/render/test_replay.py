@@ -83,6 +83,14 @@ def _faded(canvas) -> None:
     canvas.rect(0, 0, 10, 10, fill=1)
 
 
+def _faded_text(canvas) -> None:
+    text = canvas.beginText(4, 4)
+    text.setFont(canvas._initialFontName, 10)
+    text.setFillAlpha(0.5)                 # the gs is in the text object's code
+    text.textOut("faded")
+    canvas.drawText(text)
+
+
 def _opaque(canvas) -> None:
     canvas.setFillAlpha(1)                 # no transparency state, but a PDF 1.4 feature
     canvas.rect(0, 0, 10, 10, fill=1)
@@ -95,6 +103,16 @@ def test_a_form_with_a_transparency_state_is_drawn_every_time(font):
     assert document(font, forms, records) == direct
     assert document(font, forms, records) == direct
     assert records.counts == (1, 2)        # its gs name is the document's to give
+
+
+def test_text_with_a_transparency_state_is_drawn_every_time(font):
+    """A text object carries its transparency state inside its own code: still seen."""
+    records = Records()
+    forms = [("other", _faded), ("text", _faded_text)]
+    document(font, forms, records)
+    again = [("text", _faded_text)]           # its gs name is now the first one given
+    assert document(font, again, records) == document(font, again, None)
+    assert records.counts == (1, 1)
 
 
 def test_the_pdf_version_a_replayed_form_needs_is_raised_again(font):
