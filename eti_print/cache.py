@@ -120,9 +120,14 @@ class CacheStats:
     outputs_rendered: list[str] = field(default_factory=list)
     decks_reused: list[str] = field(default_factory=list)
     decks_resolved: list[str] = field(default_factory=list)
-    #: Each re-imposed PDF's forms: (drawn afresh, in all); the rest came from the
-    #: records of its last drawing (``render.replay``).
-    forms_drawn: dict[str, tuple[int, int]] = field(default_factory=dict)
+    #: The form records handed out this build, by output (``BuildCache.form_records``).
+    records: dict[str, Any] = field(default_factory=dict, repr=False)
+
+    @property
+    def forms_drawn(self) -> dict[str, tuple[int, int]]:
+        """Each PDF drawn through form records this build: its forms (drawn afresh, in
+        all); the rest came from the records of its last drawing (``render.replay``)."""
+        return {name: r.counts for name, r in self.records.items() if r.counts is not None}
 
 
 class BuildCache:
@@ -496,6 +501,8 @@ class BuildCache:
         records = self._forms.get(name)
         if records is None:
             records = self._forms[name] = Records()
+        records.counts = None                 # until this build's drawing finishes
+        self.stats.records[name] = records
         return records
 
     # -- decks ---------------------------------------------------------------

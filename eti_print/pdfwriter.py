@@ -44,38 +44,30 @@ class Flate:
     is set to use it) for one document's streams, each content encoded once while it is
     kept: ``kept`` maps a stream's bytes to its encoded bytes (from the last drawing of
     the same output, ``render.replay``), ``made`` this drawing's, for the next.  The
-    same bytes as reportlab's filters, which it runs on a miss."""
+    same bytes as reportlab's filters, which it runs on a miss.  It stands first in
+    ``filters`` and encodes through the whole chain; the rest only name theirs."""
 
     def __init__(self, kept: dict[bytes, bytes]) -> None:
         self.kept = kept
         self.made: dict[bytes, bytes] = {}
-        chain = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 \
+        self.chain = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 \
             else [pdfdoc.PDFZCompress]
-        self.filters = [_Encoded(self, chain)] + [_Named(f.pdfname) for f in chain[1:]]
+        self.pdfname = self.chain[0].pdfname
+        self.filters = [self] + [_Named(f.pdfname) for f in self.chain[1:]]
 
-    def encode(self, data: bytes, chain: list) -> bytes:
+    def encode(self, text: str | bytes) -> bytes:
+        data = text.encode("utf8") if isinstance(text, str) else text
         out = self.kept.get(data)
         if out is None:
             out = data
-            for f in reversed(chain):       # reportlab applies them last first
+            for f in reversed(self.chain):       # reportlab applies them last first
                 out = f.encode(out)
         self.made[data] = out
         return out
 
 
-class _Encoded:
-    """The first filter of a ``Flate`` chain: it encodes through every one of them."""
-
-    def __init__(self, flate: Flate, chain: list) -> None:
-        self.flate, self.chain, self.pdfname = flate, chain, chain[0].pdfname
-
-    def encode(self, text: str | bytes) -> bytes:
-        return self.flate.encode(text.encode("utf8") if isinstance(text, str) else text,
-                                 self.chain)
-
-
 class _Named:
-    """A later filter of a ``Flate`` chain: named in the stream, applied by the first."""
+    """A later filter of a ``Flate`` chain: named in the stream, applied by ``Flate``."""
 
     def __init__(self, pdfname: str) -> None:
         self.pdfname = pdfname

@@ -261,6 +261,4 @@ def _imposed(ctx: Context, output: str, spec: SheetSpec, decks: Sequence[Deck],
     data, pages = impose(decks, spec, ctx.art, info, ctx.fonts["body"].regular,
                          ink_saver=o.ink_saver, file=name, scale=ctx.sheets.scale,
                          consume=consume, records=records)
-    if records is not None:
-        ctx.cache.stats.forms_drawn[name] = records.counts
     return Output(name, data, pages, "cards", "cardstock", counts)

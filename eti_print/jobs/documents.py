@@ -119,8 +119,6 @@ def draw(ctx: Context, plan: list[Planned], progress: Progress = None) -> list[O
         records = ctx.cache.form_records(name) if ctx.cache is not None else None
         result = document.write_document(doc.built, doc.pages, doc.theme, doc.booklet,
                                          scale=ctx.sheets.scale, records=records)
-        if records is not None:
-            ctx.cache.stats.forms_drawn[name] = records.counts
         # imposed, the file's pages are sheet sides; the document's own pages are counted apart
         counts = {} if result.sheets is None else {"booklet pages": result.pages}
         outputs.append(Output(name, result.data, result.sheets or result.pages,

@@ -444,8 +444,6 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
     records = ctx.cache.form_records(ctx.output_name(sheetful.output)) \
         if ctx.cache is not None else None
     forms.define_all(canvas, ctx.art, ctx.options.ink_saver, records)
-    if records is not None:
-        ctx.cache.stats.forms_drawn[ctx.output_name(sheetful.output)] = records.counts
     outlined: set[str] = set()
     placed: dict[int, int] = {}      # pieces of each group placed so far, over all pages
 

@@ -142,8 +142,8 @@ class Records:
     starts with none): ``(world, records by key)``, replaced whole."""
 
     last: tuple[tuple, dict[Hashable, Record]] = ((), {})
-    #: The last drawing's forms: (drawn afresh, in all).
-    counts: tuple[int, int] = (0, 0)
+    #: The last drawing's forms: (drawn afresh, in all); None while one is under way.
+    counts: tuple[int, int] | None = None
     #: The last drawing's streams (forms and pages), deflated: ``pdfwriter.Flate``
     #: deflates an unchanged one only once.
     deflated: dict[bytes, bytes] = field(default_factory=dict)
@@ -227,3 +227,15 @@ class FormReplay:
         self.records.last = (self.world, self.new)
         self.records.deflated = self.flate.made      # filled as the document is saved
         self.records.counts = (self.drawn, self.drawn + self.replayed)
+
+
+def define(canvas: Any, replay: FormReplay | None, key: Hashable, name: str,
+           bbox: tuple[float, float, float, float], paint: Callable[[], None]) -> None:
+    """Form ``name`` on ``canvas`` drawn by ``paint()``: through ``replay`` (from the
+    record of ``key`` where it holds) if there is one, else as reportlab draws it."""
+    if replay is not None:
+        replay.form(key, name, bbox, paint)
+        return
+    canvas.beginForm(name, *bbox)
+    paint()
+    canvas.endForm()

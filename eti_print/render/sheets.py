@@ -23,7 +23,7 @@ from ..sheets import ScaleCheck
 from ..units import PAPER
 from .faces import Face, draw_face
 from .marks import draw_crop_marks
-from .replay import FormReplay, Records, art_key
+from .replay import FormReplay, Records, art_key, define
 from .scale import Footprint, clear_of, draw_scale_check, reserve
 
 
@@ -86,20 +86,11 @@ class ArtForms:
             name = self._names[key] = f"art{len(self._names)}"
             self._keys[name] = key
             drawing = self._drawing(art_id, color)
-            self.form(("art", key), name, (0, 0, drawing.width, drawing.height),
-                      lambda: self._art.draw(self._canvas, art_id, 0, 0, drawing.width,
-                                             drawing.height, color))
+            define(self._canvas, self.replay, ("art", key), name,
+                   (0, 0, drawing.width, drawing.height),
+                   lambda: self._art.draw(self._canvas, art_id, 0, 0, drawing.width,
+                                          drawing.height, color))
         return name
-
-    def form(self, key: tuple, name: str, bbox: tuple[float, float, float, float],
-             paint: Any) -> None:
-        """Form ``name`` drawn by ``paint()`` (or from its record: ``replay``)."""
-        if self.replay is not None:
-            self.replay.form(key, name, bbox, paint)
-            return
-        self._canvas.beginForm(name, *bbox)
-        paint()
-        self._canvas.endForm()
 
     def draw(self, canvas: Any, art_id: str, x: float, y: float, width: float,
              height: float, color: Any = None) -> tuple[float, float, float, float]:
@@ -148,8 +139,9 @@ class FormCache:
                     forms.define(op.args[0], op.args[1])
         for name, face in self.faces:
             b = face.bleed
-            forms.form(("face", face), name, (-b, -b, face.width + b, face.height + b),
-                       lambda face=face: draw_face(canvas, face, forms, ink_saver))
+            define(canvas, forms.replay, ("face", face), name,
+                   (-b, -b, face.width + b, face.height + b),
+                   lambda face=face: draw_face(canvas, face, forms, ink_saver))
         if forms.replay is not None:
             forms.replay.finish()
 

@@ -9,6 +9,7 @@ from reportlab.lib.colors import Color, HexColor
 
 from ...fonts import Family
 from ...text import TextStyle
+from ..replay import define
 
 #: Every style a theme made, one object per distinct value in the process: text set once
 #: (``flowables.RichText``) is found again by its style's identity, which costs nothing
@@ -97,14 +98,8 @@ class FormIcons:
         name = self._names.get(key)
         if name is None:
             name = f"icon{len(self._names)}"
-            replay = self._replays.get(id(canvas))
-            if replay is not None:
-                replay.form(("icon",) + key[1:], name, (0, 0, dw, dh),
-                            lambda: self.art.draw(canvas, art_id, 0, 0, dw, dh, color))
-            else:
-                canvas.beginForm(name, 0, 0, dw, dh)
-                self.art.draw(canvas, art_id, 0, 0, dw, dh, color)
-                canvas.endForm()
+            define(canvas, self._replays.get(id(canvas)), ("icon",) + key[1:], name,
+                   (0, 0, dw, dh), lambda: self.art.draw(canvas, art_id, 0, 0, dw, dh, color))
             self._names[key] = name
         scale = min(width / dw, height / dh)
         canvas.saveState()

@@ -129,7 +129,7 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
     try:
         sides = _write_pages(c, pages, theme, header, booklet, scale)
     finally:
-        if replay is not None and icons is not None:
+        if icons is not None:
             icons.replay_on(c, None)
     if replay is not None:
         replay.finish()
