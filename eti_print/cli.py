@@ -178,7 +178,18 @@ def _cmd_export(args: argparse.Namespace) -> int:
     default = "csv" if args.kind == "data" else "jpg"
     return _report(args, lambda progress: export(
         args.kind, args.pack, Path(args.out), fmt=args.format or default,
-        base_url=args.base_url, progress=progress, cmyk=args.cmyk, target=args.target))
+        base_url=args.base_url, progress=progress, cmyk=args.cmyk, target=args.target,
+        cache=_images_cached(args)))
+
+
+def _images_cached(args: argparse.Namespace) -> bool:
+    """Does ``export png`` keep its images in the cache folder (not with --no-cache, nor
+    with ETI_PRINT_BUILD_CACHE=off)?"""
+    from .diskcache import ENV_BUILDS, use
+    if args.no_cache:
+        use(False)
+        return False
+    return os.environ.get(ENV_BUILDS) != "off"
 
 
 def _cmd_import(args: argparse.Namespace) -> int:
@@ -412,6 +423,9 @@ def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
                    help="png only: image sizes of a print service's templates: The Game "
                         "Crafter, MakePlayingCards or DriveThruCards (default: 1/8 in bleed "
                         "at 300 dpi)")
+    p.add_argument("--no-cache", action="store_true",
+                   help="png: neither read nor keep the images of earlier exports in the "
+                        "cache folder (the user's cache folder, or $ETI_PRINT_CACHE_DIR)")
     p.set_defaults(handler=_cmd_export)
 
     p = sub.add_parser("import", help="write a spreadsheet's rows back into a YAML data file")

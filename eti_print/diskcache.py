@@ -364,7 +364,7 @@ class DiskCache:
     def prune(self) -> None:
         """Delete the least recently used entries until the folder fits its bound."""
         found = []
-        for folder, _, files in (step for part in ("builds", "entries", "documents")
+        for folder, _, files in (step for part in ("builds", "entries", "documents", "images")
                                  for step in os.walk(self.folder / part)):
             for name in files:
                 path = os.path.join(folder, name)
@@ -389,6 +389,7 @@ class DiskCache:
         shutil.rmtree(self.folder / "builds", ignore_errors=True)
         shutil.rmtree(self.folder / "entries", ignore_errors=True)
         shutil.rmtree(self.folder / "documents", ignore_errors=True)
+        shutil.rmtree(self.folder / "images", ignore_errors=True)
 
 
 #: Dependency sets kept per (kind, name, key) of ``EntryStore``: the edits most

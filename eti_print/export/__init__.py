@@ -83,8 +83,10 @@ __all__ = ["JPEG_QUALITY", "POD_BLEED", "POD_DPI", "TTS_COLS", "TTS_MAX_CARDS", 
 
 def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
            base_url: str | None = None, progress: Progress = None, cmyk: bool = False,
-           target: str | None = None) -> str:
-    """Run ``export pdf|png|tts``; return a short report."""
+           target: str | None = None, cache: bool = True) -> str:
+    """Run ``export pdf|png|tts``; return a short report.  ``cache``: ``export png``
+    reads the images of faces an earlier export rasterised from the cache folder, and
+    keeps the new ones there (``imagecache``)."""
     import time
 
     from ..options import PrintOptions
@@ -114,7 +116,9 @@ def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
     if kind == "pdf":
         files = pod_pdfs(ctx, decks, progress, cmyk=cmyk)
     elif kind == "png":
-        files = pod_pngs(ctx, decks, progress=progress, target=service)
+        from .imagecache import ImageCache
+        files = pod_pngs(ctx, decks, progress=progress, target=service,
+                         images=ImageCache() if cache else None)
     else:
         files = tts_export(ctx, decks, out_dir, fmt=fmt, base_url=base_url, progress=progress)
     # each file is written as soon as it is made, then dropped: memory stays flat

@@ -22,6 +22,7 @@ from .faces import (
     pixels,
     sides,
 )
+from .imagecache import FaceKeys, ImageCache, world
 from .targets import DEFAULT, Target
 
 #: Distinct faces drawn into one PDF and rasterised before the next PDF is made:
@@ -50,35 +51,50 @@ def pod_pdfs(ctx: Any, decks: Sequence[ExportDeck], progress: Progress = None,
 
 
 def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
-             progress: Progress = None, target: Target = DEFAULT) -> Iterator[ExportFile]:
+             progress: Progress = None, target: Target = DEFAULT,
+             images: ImageCache | None = None) -> Iterator[ExportFile]:
     """Every card side as a PNG with bleed at ``dpi``, streamed: each distinct face is
     drawn, rasterised and encoded once, its files handed out, and its bitmap dropped
     before the next (``CHUNK`` faces per PDF, a board alone).  The chunks are shared
     among forked workers (``workers``) and handed out in order, so the files and their
-    bytes are the same as one process makes."""
+    bytes are the same as one process makes.  With ``images`` (``imagecache``), a face
+    whose image an earlier export kept is read back instead, and each new one kept."""
     dpi = target.dpi if target is not DEFAULT else dpi
     scale = dpi / 72.0
     rows: list[tuple[tuple[int, int, int], tuple[str, ...]]] = []
     plans = [_plan(deck, scale) for deck in decks]
     start(progress, sum(len(plan.faces) for plan in plans), "card faces")
-    tasks = [(deck_no, first, last) for deck_no, plan in enumerate(plans)
-             for first, last in _chunks(plan)]
+    keys = _keys(ctx, plans, scale, dpi) if images is not None else \
+        [[None] * len(plan.faces) for plan in plans]
+    kept = [[key is not None and images is not None and images.has(key) for key in deck_keys]
+            for deck_keys in keys]
+    tasks = [(deck_no, tuple(part)) for deck_no, plan in enumerate(plans)
+             for part in _chunks(plan, [i for i, hit in enumerate(kept[deck_no]) if not hit])]
     announced = -1
     _STATE.update(ctx=ctx, decks=decks, plans=plans, scale=scale, dpi=dpi)
     try:
         results = _in_workers(_encode_chunk, tasks)
-        for (deck_no, first, _), images in zip(tasks, results):
-            deck, plan = decks[deck_no], plans[deck_no]
+        made = _made(tasks, results)
+        for deck_no, (deck, plan) in enumerate(zip(decks, plans)):
             if progress and deck_no != announced:
                 progress(f"rendering png/{deck.stem}-*.png ({len(deck.cards)} cards, "
                          f"{len(plan.faces)} distinct faces)")
             announced = deck_no
-            for index, (size, data) in enumerate(images, start=first):
-                if size != plan.expected:
-                    raise RuntimeError(f"{deck.stem} face {index + 1} rasterised at {size}, "
-                                       f"expected {plan.expected}")
+            for index, face in enumerate(plan.faces):
+                key = keys[deck_no][index]
+                data = images.get(key, plan.expected) if kept[deck_no][index] else None
+                if data is None:
+                    # rasterised by a worker, or here if its kept image went since it was
+                    # found (another export pruned it)
+                    size, data = next(made) if not kept[deck_no][index] \
+                        else _encode_chunk((deck_no, (index,)))[0]
+                    if size != plan.expected:
+                        raise RuntimeError(f"{deck.stem} face {index + 1} rasterised at "
+                                           f"{size}, expected {plan.expected}")
+                    if key is not None and images is not None:
+                        images.put(key, data)
                 digest = hashlib.sha256(data).hexdigest()
-                for card, side in plan.users[plan.faces[index].key]:
+                for card, side in plan.users[face.key]:
                     name = f"{deck.card_stem(card)}-{side}.png"
                     yield ExportFile(f"png/{name}", data)
                     pair = (card.front.key, card.back.key)
@@ -86,10 +102,14 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
                         name, deck.id, str(card.number), str(plan.copy_no[card.number]),
                         str(plan.totals[pair]), side, card.label, str(plan.expected[0]),
                         str(plan.expected[1]), digest)))
+                del data
                 advance(progress)
-            del images
+        if next(made, None) is not None:
+            raise RuntimeError("more images were rasterised than the decks show")
     finally:
         _STATE.clear()
+    if images is not None:
+        images.prune()
     text = io.StringIO()
     writer = csv.writer(text, lineterminator="\n")
     writer.writerow(("file", "deck", "card", "copy", "copies", "side", "label", "width_px",
@@ -97,6 +117,27 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
     writer.writerows(row for _, row in sorted(rows))
     yield ExportFile("png/index.csv", text.getvalue().encode())
     yield ExportFile("png/README.txt", _png_readme(ctx, decks, dpi, target).encode())
+
+
+def _keys(ctx: Any, plans: Sequence[_Plan], scale: float, dpi: int
+          ) -> list[list[str | None]]:
+    """Each deck's faces' image keys (``imagecache``), None for a face with no key."""
+    keys = FaceKeys()
+    found = []
+    for plan in plans:
+        here = world(ctx.pack.root, ctx.art, ctx.fonts["body"].regular, scale, dpi,
+                     plan.expected)
+        found.append([None if (k := keys.key(face)) is None else ImageCache.key(here, k)
+                      for face in plan.faces])
+    return found
+
+
+def _made(tasks: Sequence[tuple[int, tuple[int, ...]]], results: Iterator[Any]
+          ) -> Iterator[tuple[tuple[int, int], bytes]]:
+    """The images the workers made, one at a time, in the order of ``tasks``."""
+    for _, images in zip(tasks, results):
+        yield from images
+        del images
 
 
 #: Pixels of one chunk's faces at most (24 poker cards at 300 dpi): a board goes alone,
@@ -141,27 +182,28 @@ def _plan(deck: ExportDeck, scale: float) -> _Plan:
     return _Plan(faces, users, expected, totals, copy_no)
 
 
-def _chunks(plan: _Plan) -> Iterator[tuple[int, int]]:
-    """``(first, last)`` ranges of a deck's faces: ``CHUNK`` faces, fewer of a large size
-    (``CHUNK_PIXELS``), at least one."""
+def _chunks(plan: _Plan, faces: Sequence[int]) -> Iterator[Sequence[int]]:
+    """The indexes ``faces`` of a deck's faces in runs of ``CHUNK``, fewer of a large
+    size (``CHUNK_PIXELS``), at least one."""
     per = max(1, min(CHUNK, CHUNK_PIXELS // max(1, plan.expected[0] * plan.expected[1])))
-    for first in range(0, len(plan.faces), per):
-        yield first, min(first + per, len(plan.faces))
+    for first in range(0, len(faces), per):
+        yield faces[first:first + per]
 
 
 #: The export a worker works on: set before the workers fork, so they inherit it.
 _STATE: dict[str, Any] = {}
 
 
-def _encode_chunk(task: tuple[int, int, int]) -> list[tuple[tuple[int, int], bytes]]:
+def _encode_chunk(task: tuple[int, tuple[int, ...]]) -> list[tuple[tuple[int, int], bytes]]:
     """One chunk of a deck's faces drawn into a PDF, each page rasterised and encoded a
     band of rows at a time (``export.png``): each image's size and PNG bytes."""
     import pypdfium2 as pdfium
 
     from .png import page_png
-    deck_no, first, last = task
+    deck_no, indexes = task
     ctx, deck = _STATE["ctx"], _STATE["decks"][deck_no]
-    chunk = _STATE["plans"][deck_no].faces[first:last]
+    faces = _STATE["plans"][deck_no].faces
+    chunk = [faces[i] for i in indexes]
     pdf = faces_pdf(chunk, ctx.art, ctx.fonts["body"].regular,
                     f"{ctx.title} - {deck.title}", deck.bleed)
     found = []
