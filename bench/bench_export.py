@@ -4,8 +4,8 @@ Run from the repository root:  python bench/bench_export.py [--repeat N] [--card
 
 The runs keep their images in a cache folder of their own (``ETI_PRINT_CACHE_DIR``).
 ``export png`` of E.T.I. is timed three ways: ``--no-cache``; with the image cache warm
-on the unchanged pack; and with one event's text edited before each run (two faces
-rasterised again, the others read back).
+on the unchanged pack; and with a sentence two events print edited before each run (their
+two faces rasterised again, the others read back).
 
 Each command runs in a new Python process; its peak RSS is that child's own
 ``ru_maxrss`` (``os.wait4``), its time the wall time of the whole process

@@ -335,6 +335,29 @@ class Persistent:
         self.dirty = False
 
 
+def prune(folders: list[Path], max_bytes: int) -> None:
+    """Delete the least recently used files under ``folders`` until they hold at most
+    ``max_bytes`` together."""
+    found = []
+    for folder, _, files in (step for top in folders for step in os.walk(top)):
+        for name in files:
+            path = os.path.join(folder, name)
+            try:
+                st = os.stat(path)
+            except OSError:
+                continue
+            found.append((st.st_mtime_ns, st.st_size, path))
+    total = sum(size for _, size, _ in found)
+    for _, size, path in sorted(found):
+        if total <= max_bytes:
+            break
+        try:
+            os.unlink(path)
+        except OSError:
+            continue
+        total -= size
+
+
 class DiskCache:
     """Entries in one folder (``cache_dir()`` by default), bounded to ``max_bytes``."""
 
@@ -362,26 +385,10 @@ class DiskCache:
             self.prune()
 
     def prune(self) -> None:
-        """Delete the least recently used entries until the folder fits its bound."""
-        found = []
-        for folder, _, files in (step for part in ("builds", "entries", "documents", "images")
-                                 for step in os.walk(self.folder / part)):
-            for name in files:
-                path = os.path.join(folder, name)
-                try:
-                    st = os.stat(path)
-                except OSError:
-                    continue
-                found.append((st.st_mtime_ns, st.st_size, path))
-        total = sum(size for _, size, _ in found)
-        for _, size, path in sorted(found):
-            if total <= self.max_bytes:
-                break
-            try:
-                os.unlink(path)
-            except OSError:
-                continue
-            total -= size
+        """Delete the least recently used entries until the folder fits its bound (the
+        images ``export png`` keeps have a bound of their own: ``export.imagecache``)."""
+        prune([self.folder / part for part in ("builds", "entries", "documents")],
+              self.max_bytes)
 
     def clear(self) -> None:
         """Delete every entry."""

@@ -20,8 +20,9 @@ E.T.I.'s 142 distinct card and piece faces rasterised alone and among the others
 the same bytes; ``tests/export/test_imagecache.py`` checks one deck), so a face
 drawn in another chunk, in another export, gives the same file.  Entries are written
 atomically with a checksum (``diskcache.write_blob``): a torn or altered entry is a
-miss, never a wrong image.  The cache folder stays within its bound (``DiskCache.prune``,
-once an export is done).  ``--no-cache`` (or ``ETI_PRINT_BUILD_CACHE=off``) turns it off.
+miss, never a wrong image.  The images stay within a bound of their own (``MAX_BYTES``,
+least recently used first out, once an export is done), apart from the build cache's.
+``--no-cache`` (or ``ETI_PRINT_BUILD_CACHE=off``) turns it off.
 """
 
 from __future__ import annotations
@@ -37,7 +38,13 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from ..art.library import ArtLibrary
-from ..diskcache import _tree, cache_dir, code_hash, read_blob, write_blob
+from ..diskcache import _tree, cache_dir, code_hash, prune, read_blob, write_blob
+from ..fonts import Family
+from ..text import TextStyle
+
+#: The images' bound, apart from the build cache's (``diskcache.MAX_BYTES``), so that an
+#: export of a large pack never pushes a build's entries out, nor a build its images.
+MAX_BYTES = 512 * 1024 * 1024
 
 #: Bumped whenever what a key covers changes.
 FORMAT = "eti-print-images-1"
@@ -48,9 +55,14 @@ class _Unknown(Exception):
     """A value ``face_key`` does not know how to key: the face is not cached."""
 
 
+#: The parts many faces share, keyed once per object: styles, font families, colours and
+#: the art library (a face's own text is keyed each time, so nothing of it is held).
+_SHARED = (TextStyle, Family, Color, ArtLibrary)
+
+
 class FaceKeys:
-    """Keys of faces, their shared parts (styles, colours, the art library) worked out
-    once per object while this lives (one export)."""
+    """Keys of faces, their shared parts (``_SHARED``) worked out once per object while
+    this lives (one export)."""
 
     def __init__(self) -> None:
         self._seen: dict[int, tuple[Any, Any]] = {}
@@ -85,7 +97,8 @@ class FaceKeys:
                            for f in dataclasses.fields(value)))
         else:
             raise _Unknown(kind.__qualname__)
-        self._seen[id(value)] = (value, plain)
+        if isinstance(value, _SHARED):
+            self._seen[id(value)] = (value, plain)
         return plain
 
 
@@ -110,8 +123,9 @@ def png_size(data: bytes) -> tuple[int, int] | None:
 class ImageCache:
     """PNGs by key in the cache folder's ``images/`` (``cache_dir()`` by default)."""
 
-    def __init__(self, folder: Path | None = None) -> None:
+    def __init__(self, folder: Path | None = None, max_bytes: int = MAX_BYTES) -> None:
         self.folder = Path(folder) if folder is not None else cache_dir()
+        self.max_bytes = max_bytes
         self.hits = self.made = 0
 
     def _path(self, key: str) -> Path:
@@ -143,6 +157,5 @@ class ImageCache:
         write_blob(self._path(key), data, dumps=bytes)
 
     def prune(self) -> None:
-        """Keep the cache folder within its bound (least recently used entries go)."""
-        from ..diskcache import DiskCache
-        DiskCache(self.folder).prune()
+        """Keep the images within their bound (least recently used first out)."""
+        prune([self.folder / "images"], self.max_bytes)

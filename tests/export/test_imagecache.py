@@ -160,3 +160,25 @@ def test_cli_no_cache_keeps_no_images(tmp_path, monkeypatch):
         return {p.relative_to(folder): p.read_bytes() for p in folder.rglob("*") if p.is_file()}
 
     assert files("a") == files("b") == files("c")
+
+
+def test_the_images_have_a_bound_of_their_own(endgame, tmp_path):
+    """Images past their bound go least recently used first, and never push the build
+    cache's entries out; a build's pruning leaves the images alone."""
+    from eti_print.diskcache import DiskCache
+    builds = DiskCache(tmp_path, max_bytes=100_000)
+    builds.put("a" * 64, b"x" * 1000)
+    ctx, decks = endgame
+    fresh = _files(ctx, decks, ImageCache(tmp_path))
+    images = [p for p in (tmp_path / "images").rglob("*") if p.is_file()]
+    sizes = sum(p.stat().st_size for p in images)
+    assert sizes > 100_000                      # more than the build cache's bound
+    builds.prune()
+    assert len([p for p in (tmp_path / "images").rglob("*") if p.is_file()]) == 11
+    small = ImageCache(tmp_path, max_bytes=sizes // 2)
+    assert _files(ctx, decks, small) == fresh
+    small.prune()
+    kept = [p for p in (tmp_path / "images").rglob("*") if p.is_file()]
+    assert 0 < len(kept) < 11
+    assert sum(p.stat().st_size for p in kept) <= sizes // 2
+    assert builds.get("a" * 64) == b"x" * 1000
