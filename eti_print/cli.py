@@ -7,6 +7,7 @@ problem with the data, layouts, templates or art, 2 a wrong command line.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -488,6 +489,19 @@ def _commands(parser: argparse.ArgumentParser) -> set[str]:
 _ANYWHERE = ("--debug", "-q", "--quiet", "-v", "--verbose")
 
 
+@contextlib.contextmanager
+def _cache_switch_kept():
+    """``--no-cache`` turns the on-disk caches off for its command only: a caller of
+    ``main`` in the same process (a test, a script) finds them as they were before."""
+    name = __package__ + ".diskcache"
+    before = sys.modules[name].enabled() if name in sys.modules else True
+    try:
+        yield
+    finally:
+        if name in sys.modules:
+            sys.modules[name].use(before)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv_given = argv is not None
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -518,7 +532,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             _choose_pack(args)
         if command not in _CORE_FAST:
             limits.begin_work()
-        return args.handler(args)
+        with _cache_switch_kept():
+            return args.handler(args)
     except UsageError as exc:
         if debug:
             raise
