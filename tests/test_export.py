@@ -167,6 +167,50 @@ def test_png_workers_make_the_files_one_process_makes(ctx, decks, monkeypatch):
     assert len(forked) == 2 * (18 + 10) + 2            # fronts and backs, index, README
 
 
+def _staged_export(ctx, chosen, folder, images=None):
+    """``pod_pngs`` with the workers writing into ``folder``: every file's name and bytes,
+    read back from the folder for the files a worker wrote."""
+    from eti_print.export.faces import StagedFile
+    folder.mkdir(exist_ok=True)
+    found, staged = [], 0
+    for f in pod_pngs(ctx, chosen, stage=folder, images=images):
+        if isinstance(f, StagedFile):
+            data = (folder / f.name[4:]).read_bytes()
+            assert len(data) == f.size
+            staged += 1
+        else:
+            data = f.data
+        found.append((f.name, data))
+    return found, staged
+
+
+def test_png_workers_writing_into_the_stage_make_the_files_handed_back(ctx, decks, tmp_path,
+                                                                      monkeypatch):
+    """The export's own path: the workers write each face's files themselves and only
+    sizes and digests come back; the files, index.csv included, are the same bytes."""
+    from eti_print.export import pod
+    chosen = [d for d in decks if d.id in ("endgame", "agendas")]
+    monkeypatch.setattr(pod, "CHUNK", 4)
+    handed = [(f.name, f.data) for f in pod_pngs(ctx, chosen)]
+    written, staged = _staged_export(ctx, chosen, tmp_path / "forked")
+    assert written == handed and staged == 2 * (18 + 10)
+    monkeypatch.setattr(pod, "MAX_WORKERS", 1)
+    assert _staged_export(ctx, chosen, tmp_path / "alone")[0] == handed
+
+
+def test_a_write_failing_in_a_worker_names_the_file(ctx, decks, tmp_path, monkeypatch):
+    from eti_print.errors import EtiError
+    from eti_print.export import pod
+    monkeypatch.setattr(pod, "CHUNK", 4)              # three chunks: in forked workers
+    endgame = [d for d in decks if d.id == "endgame"]
+    stage = tmp_path / "stage"
+    (stage / "eti-05-endgame-003-front.png").mkdir(parents=True)    # a folder in the way
+    with pytest.raises(EtiError) as caught:
+        _staged_export(ctx, endgame, stage)
+    assert "eti-05-endgame-003-front.png" in str(caught.value)
+    assert "cannot write" in str(caught.value)
+
+
 def test_stale_pngs_of_the_pack_are_removed(tmp_path, ctx, decks):
     from eti_print.export.staging import StagedExport
     (tmp_path / "png").mkdir()

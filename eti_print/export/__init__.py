@@ -58,6 +58,7 @@ from .faces import (
     ExportCard,
     ExportDeck,
     ExportFile,
+    StagedFile,
     export_decks,
     faces_pdf,
     pixels,
@@ -77,9 +78,9 @@ from .tts import (
 )
 
 __all__ = ["JPEG_QUALITY", "POD_BLEED", "POD_DPI", "TTS_COLS", "TTS_MAX_CARDS", "TTS_MAX_PX",
-           "TTS_MIN_GRID", "TTS_ROWS", "ExportCard", "ExportDeck", "ExportFile", "TTSSheet",
-           "export", "export_decks", "faces_pdf", "pixels", "pod_pdfs", "pod_pngs", "rasterise",
-           "tts_export", "tts_grid", "tts_scale"]
+           "TTS_MIN_GRID", "TTS_ROWS", "ExportCard", "ExportDeck", "ExportFile", "StagedFile",
+           "TTSSheet", "export", "export_decks", "faces_pdf", "pixels", "pod_pdfs", "pod_pngs",
+           "rasterise", "tts_export", "tts_grid", "tts_scale"]
 
 def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
            base_url: str | None = None, progress: Progress = None, cmyk: bool = False,
@@ -113,18 +114,22 @@ def export(kind: str, pack_arg: str | None, out_dir: Path, *, fmt: str = "jpg",
     if not decks:
         raise InputError(Problem("the pack has no decks to export", "pack.yaml"))
     decks += piece_decks(ctx, len(ctx.dataset.config.get("decks") or []) + 1, service.bleed)
-    if kind == "pdf":
-        files = pod_pdfs(ctx, decks, progress, cmyk=cmyk)
-    elif kind == "png":
-        from .imagecache import ImageCache
-        files = pod_pngs(ctx, decks, progress=progress, target=service,
-                         images=ImageCache() if cache else None)
-    else:
-        files = tts_export(ctx, decks, out_dir, fmt=fmt, base_url=base_url, progress=progress)
     # each file is written as soon as it is made, then dropped: memory stays flat
     with StagedExport(out_dir, kind, ctx.slug) as staged:
+        if kind == "pdf":
+            files = pod_pdfs(ctx, decks, progress, cmyk=cmyk)
+        elif kind == "png":
+            from .imagecache import ImageCache
+            files = pod_pngs(ctx, decks, progress=progress, target=service,
+                             images=ImageCache() if cache else None, stage=staged.stage)
+        else:
+            files = tts_export(ctx, decks, out_dir, fmt=fmt, base_url=base_url,
+                               progress=progress)
         for f in files:
-            staged.add(f.name[len(kind) + 1:], f.data)
+            if isinstance(f, StagedFile):            # written there by a worker
+                staged.written(f.name[len(kind) + 1:], f.size)
+            else:
+                staged.add(f.name[len(kind) + 1:], f.data)
             del f
         written = staged.commit()
     cards = sum(len(d.cards) for d in decks if d.kind == "cards")

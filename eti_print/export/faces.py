@@ -68,6 +68,15 @@ class ExportFile:
     data: bytes
 
 
+@dataclass(frozen=True)
+class StagedFile:
+    """One file of an export that a worker already wrote into the staging folder
+    (``pod_pngs`` with ``stage``): its name, relative to the output folder, and size."""
+
+    name: str
+    size: int
+
+
 def export_decks(ctx: Any, bleed: float = POD_BLEED) -> list[ExportDeck]:
     """Every deck of the pack with its faces resolved for ``bleed`` (all problems at once)."""
     from ..jobs.decks import resolve_deck

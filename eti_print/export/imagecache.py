@@ -153,7 +153,12 @@ class ImageCache:
         return data
 
     def put(self, key: str, data: bytes) -> None:
+        """Keep a new image, counted in ``made``."""
         self.made += 1
+        self.keep(key, data)
+
+    def keep(self, key: str, data: bytes) -> None:
+        """Keep an image, uncounted (a worker's: the exporting process counts it)."""
         write_blob(self._path(key), data, dumps=bytes)
 
     def prune(self) -> None:

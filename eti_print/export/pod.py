@@ -8,14 +8,17 @@ import hashlib
 import io
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from ..context import Progress
+from ..output import write_failure
 from ..progress import advance, start
 from .faces import (
     POD_DPI,
     ExportDeck,
     ExportFile,
+    StagedFile,
     _bookmarks,
     _deck_pages,
     faces_pdf,
@@ -52,13 +55,19 @@ def pod_pdfs(ctx: Any, decks: Sequence[ExportDeck], progress: Progress = None,
 
 def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
              progress: Progress = None, target: Target = DEFAULT,
-             images: ImageCache | None = None) -> Iterator[ExportFile]:
+             images: ImageCache | None = None, stage: Path | None = None
+             ) -> Iterator[ExportFile | StagedFile]:
     """Every card side as a PNG with bleed at ``dpi``, streamed: each distinct face is
     drawn, rasterised and encoded once, its files handed out, and its bitmap dropped
     before the next (``CHUNK`` faces per PDF, a board alone).  The chunks are shared
     among forked workers (``workers``) and handed out in order, so the files and their
     bytes are the same as one process makes.  With ``images`` (``imagecache``), a face
-    whose image an earlier export kept is read back instead, and each new one kept."""
+    whose image an earlier export kept is read back instead, and each new one kept.
+
+    With ``stage`` (the export's staging folder), a worker writes the files of the faces
+    it rasterises there itself, and keeps their images: only their sizes and digests come
+    back (``StagedFile``), so no image passes through this process, whose memory stays
+    that of the loaded pack however many cards there are.  The files are the same."""
     dpi = target.dpi if target is not DEFAULT else dpi
     scale = dpi / 72.0
     rows: list[tuple[tuple[int, int, int], tuple[str, ...]]] = []
@@ -71,9 +80,10 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
     tasks = [(deck_no, tuple(part)) for deck_no, plan in enumerate(plans)
              for part in _chunks(plan, [i for i, hit in enumerate(kept[deck_no]) if not hit])]
     announced = -1
-    _STATE.update(ctx=ctx, decks=decks, plans=plans, scale=scale, dpi=dpi)
+    _STATE.update(ctx=ctx, decks=decks, plans=plans, scale=scale, dpi=dpi, stage=stage,
+                  keys=keys, images=images)
     try:
-        results = _in_workers(_encode_chunk, tasks)
+        results = _in_workers(_encode_chunk if stage is None else _encode_into, tasks)
         made = _made(tasks, results)
         for deck_no, (deck, plan) in enumerate(zip(decks, plans)):
             if progress and deck_no != announced:
@@ -83,20 +93,27 @@ def pod_pngs(ctx: Any, decks: Sequence[ExportDeck], dpi: int = POD_DPI,
             for index, face in enumerate(plan.faces):
                 key = keys[deck_no][index]
                 data = images.get(key, plan.expected) if kept[deck_no][index] else None
-                if data is None:
+                if data is None and stage is not None and not kept[deck_no][index]:
+                    size, digest, nbytes, failed = next(made)   # the worker wrote its files
+                    _check_size(deck, index, size, plan.expected)
+                    if failed is not None:
+                        raise write_failure(OSError(failed[0], failed[1]), Path(failed[2]))
+                    if key is not None and images is not None:
+                        images.made += 1                          # and kept its image
+                elif data is None:
                     # rasterised by a worker, or here if its kept image went since it was
                     # found (another export pruned it)
                     size, data = next(made) if not kept[deck_no][index] \
                         else _encode_chunk((deck_no, (index,)))[0]
-                    if size != plan.expected:
-                        raise RuntimeError(f"{deck.stem} face {index + 1} rasterised at "
-                                           f"{size}, expected {plan.expected}")
+                    _check_size(deck, index, size, plan.expected)
                     if key is not None and images is not None:
                         images.put(key, data)
-                digest = hashlib.sha256(data).hexdigest()
+                if data is not None:
+                    digest = hashlib.sha256(data).hexdigest()
                 for card, side in plan.users[face.key]:
                     name = f"{deck.card_stem(card)}-{side}.png"
-                    yield ExportFile(f"png/{name}", data)
+                    yield ExportFile(f"png/{name}", data) if data is not None \
+                        else StagedFile(f"png/{name}", nbytes)
                     pair = (card.front.key, card.back.key)
                     rows.append(((deck_no, card.number, sides(deck).index(side)), (
                         name, deck.id, str(card.number), str(plan.copy_no[card.number]),
@@ -217,6 +234,40 @@ def _encode_chunk(task: tuple[int, tuple[int, ...]]) -> list[tuple[tuple[int, in
                 page.close()
     finally:
         doc.close()
+    return found
+
+
+def _check_size(deck: ExportDeck, index: int, size: tuple[int, int],
+                expected: tuple[int, int]) -> None:
+    if size != expected:
+        raise RuntimeError(f"{deck.stem} face {index + 1} rasterised at {size}, "
+                           f"expected {expected}")
+
+
+def _encode_into(task: tuple[int, tuple[int, ...]]
+                 ) -> list[tuple[tuple[int, int], str, int, tuple | None]]:
+    """``_encode_chunk`` in a worker that writes each face's files into the staging folder
+    (every card side showing it) and keeps its image (``imagecache``) itself: for each
+    face, its size, SHA-256, bytes and None, or the failed write's (errno, message,
+    file) instead of None (the parent reports it: an exception need not cross back)."""
+    deck_no, indexes = task
+    deck, plan = _STATE["decks"][deck_no], _STATE["plans"][deck_no]
+    stage, images, keys = _STATE["stage"], _STATE["images"], _STATE["keys"][deck_no]
+    found = []
+    for index, (size, data) in zip(indexes, _encode_chunk(task)):
+        failed = None
+        if size == plan.expected:
+            for card, side in plan.users[plan.faces[index].key]:
+                path = stage / f"{deck.card_stem(card)}-{side}.png"
+                try:
+                    path.write_bytes(data)
+                except OSError as exc:
+                    failed = (exc.errno, exc.strerror or str(exc), str(path))
+                    break
+            if failed is None and keys[index] is not None and images is not None:
+                images.keep(keys[index], data)
+        found.append((size, hashlib.sha256(data).hexdigest(), len(data), failed))
+        del data
     return found
 
 

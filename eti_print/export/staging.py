@@ -56,6 +56,13 @@ class StagedExport:
         self.names.append(name)
         self.bytes += len(data)
 
+    def written(self, name: str, size: int) -> None:
+        """Count ``name`` as staged: a worker wrote it into ``stage`` itself."""
+        if "/" in name or name.startswith("."):
+            raise ValueError(f"not a plain file name: {name!r}")
+        self.names.append(name)
+        self.bytes += size
+
     def commit(self) -> list[Path]:
         """Sync once, move every staged file into place, remove stale files of the pack."""
         for name in self.names:          # a folder in the way stops the export before any move

@@ -49,6 +49,26 @@ def test_an_export_through_the_cache_gives_what_a_fresh_one_gives(endgame, tmp_p
     assert (again.made, again.hits) == (0, 11)
 
 
+def test_workers_writing_into_the_stage_keep_the_images_too(endgame, tmp_path):
+    """The export's path (``stage``): the workers keep each new image; a later export
+    reads them all back, and the files are those of a fresh export."""
+    from eti_print.export.faces import StagedFile
+    ctx, decks = endgame
+    fresh = _files(ctx, decks)
+
+    def staged(folder, cache):
+        folder.mkdir()
+        return [(f.name, (folder / f.name[4:]).read_bytes() if isinstance(f, StagedFile)
+                 else f.data) for f in pod.pod_pngs(ctx, decks, images=cache, stage=folder)]
+
+    cache = ImageCache(tmp_path / "cache")
+    assert staged(tmp_path / "a", cache) == fresh
+    assert (cache.made, cache.hits) == (11, 0)
+    again = ImageCache(tmp_path / "cache")
+    assert staged(tmp_path / "b", again) == fresh
+    assert (again.made, again.hits) == (0, 11)
+
+
 def test_an_edited_card_is_rasterised_again_and_only_it(endgame, tmp_path):
     ctx, decks = endgame
     _files(ctx, decks, ImageCache(tmp_path / "cache"))
