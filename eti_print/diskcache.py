@@ -257,8 +257,10 @@ def read_blob(path: Path, loads: Any = pickle.loads) -> Any:
         data = path.read_bytes()
     except OSError:
         return None
-    digest, payload = data[:32], data[32:]
-    if len(digest) < 32 or hashlib.sha256(FORMAT + payload).digest() != digest:
+    payload = memoryview(data)[32:]           # a view: a large entry is not copied again
+    digest = hashlib.sha256(FORMAT)
+    digest.update(payload)
+    if len(data) < 32 or digest.digest() != data[:32]:
         return None
     try:
         return loads(payload)
@@ -266,17 +268,37 @@ def read_blob(path: Path, loads: Any = pickle.loads) -> Any:
         return None
 
 
+class _Hashing:
+    """A file's ``write`` that also hashes what it writes (``write_blob``)."""
+
+    def __init__(self, handle: Any) -> None:
+        self.handle = handle
+        self.digest = hashlib.sha256(FORMAT)
+
+    def write(self, data: Any) -> int:
+        self.digest.update(data)
+        return self.handle.write(data)
+
+
 def write_blob(path: Path, value: Any, dumps: Any = None) -> bool:
     """Write ``value`` to ``path`` atomically (a temporary file renamed into place),
-    with a checksum; False if the folder cannot be written (no cache, never an error)."""
-    payload = (dumps(value) if dumps is not None
-               else pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL))
+    with a checksum; False if the folder cannot be written (no cache, never an error).
+
+    A pickled value streams into the file as it is pickled, so a large entry (a
+    build's PDFs) is never held twice in memory; its checksum goes in front last."""
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
         try:
             with os.fdopen(fd, "wb") as handle:
-                handle.write(hashlib.sha256(FORMAT + payload).digest() + payload)
+                handle.write(bytes(32))
+                out = _Hashing(handle)
+                if dumps is None:
+                    pickle.dump(value, out, protocol=pickle.HIGHEST_PROTOCOL)
+                else:
+                    out.write(dumps(value))
+                handle.seek(0)
+                handle.write(out.digest.digest())
             os.replace(tmp, path)
         except BaseException:
             try:

@@ -1,9 +1,11 @@
 """The persistent cache's key of the code (``diskcache.code_hash``): kept between
-processes while no file of the code changed, and new when one did."""
+processes while no file of the code changed, and new when one did; and its blobs
+(``write_blob``, ``read_blob``): checked, and a large one never held twice."""
 
 from __future__ import annotations
 
 import os
+import tracemalloc
 
 import pytest
 
@@ -92,3 +94,36 @@ def test_the_kept_key_is_the_hash_of_the_code(plugin):
         assert fresh() == hashed                             # --no-cache: always hashed
     finally:
         diskcache.use(True)
+
+
+def test_a_blob_reads_back_and_a_torn_or_altered_one_is_a_miss(tmp_path):
+    path = tmp_path / "entry"
+    value = {"files": [("cards.pdf", b"%PDF" + bytes(range(256)) * 300)], "lines": ["ok"]}
+    assert diskcache.write_blob(path, value)
+    assert diskcache.read_blob(path) == value
+    data = path.read_bytes()
+    path.write_bytes(data[:-1])                                  # torn
+    assert diskcache.read_blob(path) is None
+    path.write_bytes(data[:40] + bytes([data[40] ^ 1]) + data[41:])   # altered
+    assert diskcache.read_blob(path) is None
+    path.write_bytes(data[:20])                                  # shorter than its checksum
+    assert diskcache.read_blob(path) is None
+
+
+def test_a_large_blob_is_not_held_twice(tmp_path):
+    """A build's PDFs go into the cache at the moment its memory peaks: writing one
+    streams it into the file, and reading one back copies it once (into the value)."""
+    big = os.urandom(32 * 2**20)
+    path = tmp_path / "entry"
+    tracemalloc.start()
+    try:
+        assert diskcache.write_blob(path, [("cards.pdf", big)])
+        written = tracemalloc.get_traced_memory()[1]
+        tracemalloc.reset_peak()
+        back = diskcache.read_blob(path)
+        read = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert back == [("cards.pdf", big)]
+    assert written < 4 * 2**20, written              # no copy of the 32 MiB value
+    assert read < 2.25 * len(big), read              # the file's bytes and the value
