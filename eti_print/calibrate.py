@@ -15,7 +15,6 @@ the four corners, one for X and one for Y each.
 
 from __future__ import annotations
 
-import io
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -263,9 +262,8 @@ def calibration_pdf(paper: str = "a4", fonts: FontSet | None = None,
         from .pack import Pack
         fonts = load_fonts(Pack.open(None))
     all_scales = scales(size, duplex, back_offset)
-    buffer = io.BytesIO()
     # Without initialFontName reportlab names Helvetica (never embedded) on every page.
-    canvas = new_canvas(buffer, size, fonts["body"].regular,
+    canvas = new_canvas(size, fonts["body"].regular,
                         DocInfo(f"eti-print duplex calibration ({name})", author=None),
                         duplex=duplex)
     canvas.setStrokeColorCMYK(0, 0, 0, 1)
@@ -276,8 +274,7 @@ def calibration_pdf(paper: str = "a4", fonts: FontSet | None = None,
     canvas.setFillColorCMYK(0, 0, 0, 1)
     _back(canvas, size, duplex, back_offset, fonts, all_scales)
     canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
+    return canvas.getpdfdata()
 
 
 def render_calibration(path: str | Path, paper: str = "a4", fonts: FontSet | None = None,

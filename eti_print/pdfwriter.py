@@ -147,15 +147,17 @@ VIEWER_DUPLEX = {"long": "DuplexFlipLongEdge", "short": "DuplexFlipShortEdge",
                  "glue": "Simplex", "fold": "Simplex", "none": "Simplex"}
 
 
-def new_canvas(buffer: io.BytesIO, pagesize: tuple[float, float], font: str, info: DocInfo,
+def new_canvas(pagesize: tuple[float, float], font: str, info: DocInfo,
                invariant: bool = True, duplex: str = "none") -> Canvas:
-    """A canvas writing into ``buffer``, its first page ``pagesize``, metadata from ``info``.
+    """A canvas, its first page ``pagesize``, metadata from ``info``.  Its file is
+    ``canvas.getpdfdata()`` (reportlab's ``save`` would copy the whole file once more,
+    into a buffer, at the moment a build's memory peaks).
 
     Its viewer preferences make print dialogs default to actual size
     (``PrintScaling /None``: "fit to page" would shrink every card) and to the
     flip ``duplex`` needs (``Simplex`` for one-sided sheets, glue and fold).
     """
-    canvas = _Canvas(buffer, pagesize=pagesize, invariant=int(invariant), pageCompression=1,
+    canvas = _Canvas(io.BytesIO(), pagesize=pagesize, invariant=int(invariant), pageCompression=1,
                     initialFontName=font)
     canvas.setViewerPreference("PrintScaling", "None")
     canvas.setViewerPreference("Duplex", VIEWER_DUPLEX[duplex])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 from eti_print.art import ArtLibrary
@@ -28,11 +27,9 @@ def art_pdf(lib: ArtLibrary, art_id: str, box: tuple[float, float, float, float]
     """A one-page PDF with ``art_id`` placed in ``box`` as the card sheets place art:
     a form per art (``ArtForms``) on the project's canvas (``new_canvas``).  Returns
     the PDF and the box the art covered."""
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, page, "Helvetica", DocInfo("art test"))
+    canvas = new_canvas(page, "Helvetica", DocInfo("art test"))
     forms = ArtForms(lib, canvas)
     forms.define(art_id, color)
     covered = forms.draw(canvas, art_id, *box, color)
     canvas.showPage()
-    canvas.save()
-    return buffer.getvalue(), covered
+    return canvas.getpdfdata(), covered

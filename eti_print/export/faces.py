@@ -3,7 +3,6 @@ face per page, rasterised."""
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -126,8 +125,7 @@ def faces_pdf(faces: Sequence[Any], art: Any, font: str, title: str, margin: flo
     from ..render.sheets import FormCache
     w, h = faces[0].width, faces[0].height
     page = (w + 2 * margin, h + 2 * margin)
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, page, font, DocInfo(title))
+    canvas = new_canvas(page, font, DocInfo(title))
     canvas.setTrimBox((margin, margin, margin + w, margin + h))
     canvas.setBleedBox((0, 0, page[0], page[1]))
     forms = FormCache()
@@ -145,8 +143,7 @@ def faces_pdf(faces: Sequence[Any], art: Any, font: str, title: str, margin: flo
             overlay(canvas, i)
         canvas.restoreState()
         canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
+    return canvas.getpdfdata()
 
 
 def pixels(points: float, scale: float) -> int:

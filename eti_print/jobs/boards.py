@@ -16,7 +16,6 @@ any, and ``board``: the entry with its size as ``width``/``height`` and
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -348,12 +347,11 @@ def impose_boards(ctx: Context, boards: Sequence[Board],
     """Each board drawn once as a form (shared layers once for all) and placed, clipped,
     on each of its sheets."""
     paper = ctx.options.page
-    buffer = io.BytesIO()
     info = DocInfo(f"{ctx.title} - boards",
                    f"{ctx.title}: print-and-play boards at true size, "
                    f"{ctx.options.paper.upper()}, tiled with glue strips where larger "
                    f"than the paper", keywords=", ".join(b.title for b in boards))
-    canvas = new_canvas(buffer, paper, ctx.fonts["body"].regular, info, invariant)
+    canvas = new_canvas(paper, ctx.fonts["body"].regular, info, invariant)
     art, ink_saver = ctx.art, ctx.options.ink_saver
     layer_forms: dict[str, str] = {}
     for board in boards:
@@ -380,5 +378,4 @@ def impose_boards(ctx: Context, boards: Sequence[Board],
     tilings = [board_tiling(board, paper) for board in boards]
     pages = draw_tiled(canvas, ctx, boards, forms, tilings, TileMarks(),
                        cover=f"{ctx.title}: {ctx.output_name(boards[0].output)}")
-    canvas.save()
-    return buffer.getvalue(), pages
+    return canvas.getpdfdata(), pages

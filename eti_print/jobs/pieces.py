@@ -21,7 +21,6 @@ distinct face is drawn once as a PDF form.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
@@ -429,14 +428,13 @@ def draw(ctx: Context, plan: list[Sheetful], progress: Progress = None) -> list[
 def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> tuple[bytes, int]:
     """The planned pages of one output; (PDF bytes, pages)."""
     groups = sheetful.groups
-    buffer = io.BytesIO()
     summary = ", ".join(f"{len(g.faces)} {g.title}" for g in groups)
     info = DocInfo(f"{ctx.title} - {sheetful.output}",
                    f"{ctx.title}: print-and-play {sheetful.output}, "
                    f"{ctx.options.paper.upper()}: {summary}",
                    keywords=", ".join(g.title for g in groups))
     first = sheetful.pages[0].size if sheetful.pages else ctx.options.page
-    canvas = new_canvas(buffer, first, ctx.fonts["body"].regular, info, invariant)
+    canvas = new_canvas(first, ctx.fonts["body"].regular, info, invariant)
     forms = FormCache()
     names = {id(g): [forms.add(face) for face in g.faces] for g in groups}
     # through a build cache (watch), a piece's form is drawn again only where the record
@@ -500,6 +498,5 @@ def impose_pieces(ctx: Context, sheetful: Sheetful, invariant: bool = True) -> t
             draw_scale_check(canvas, ctx.sheets.scale, page.scale.x, page.scale.y,
                              ctx.fonts["body"].regular)
         canvas.showPage()
-    canvas.save()
-    return buffer.getvalue(), len(sheetful.pages)
+    return canvas.getpdfdata(), len(sheetful.pages)
 

@@ -9,7 +9,6 @@ sheets only.  Every page carries a label saying what it is.
 
 from __future__ import annotations
 
-import io
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -271,8 +270,7 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
     every face's form is drawn, so the faces can go before the pages are laid and the
     PDF saved, where a build's memory peaks.
     """
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, spec.paper, font, info, invariant, duplex=spec.duplex)
+    canvas = new_canvas(spec.paper, font, info, invariant, duplex=spec.duplex)
     forms = FormCache()
     named = [[(forms.add(front), "" if deck.one_sided else forms.add(back))
               for front, back in deck.cards] for deck in decks]
@@ -352,5 +350,4 @@ def impose(decks: Sequence[Deck], spec: SheetSpec, art: Any, info: DocInfo, font
             for n, sheet in enumerate(sheets, 1):
                 page(sheet, 0, where(n, "FRONT"), first(n))
                 page(sheet, 1, where(n, "BACK"), first(n))
-    canvas.save()
-    return buffer.getvalue(), pages
+    return canvas.getpdfdata(), pages

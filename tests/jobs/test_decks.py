@@ -21,7 +21,7 @@ def _faces_alive_at_save(monkeypatch, cache: BuildCache | None) -> list[tuple[in
     from reportlab.pdfgen.canvas import Canvas
     drawn: list[weakref.ref] = []
     seen: list[tuple[int, int]] = []
-    add, save = sheets.FormCache.add, Canvas.save
+    add, save = sheets.FormCache.add, Canvas.getpdfdata
 
     def adding(self, face):
         drawn.append(weakref.ref(face))
@@ -34,7 +34,7 @@ def _faces_alive_at_save(monkeypatch, cache: BuildCache | None) -> list[tuple[in
         return save(self)
 
     monkeypatch.setattr(sheets.FormCache, "add", adding)
-    monkeypatch.setattr(Canvas, "save", saving)
+    monkeypatch.setattr(Canvas, "getpdfdata", saving)
     from eti_print import forked
     monkeypatch.setattr(forked, "idle_core", lambda: False)   # the decks drawn here
     render(load_checked(None, PrintOptions(), cache))

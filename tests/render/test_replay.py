@@ -3,8 +3,6 @@ drawing them afresh makes, whatever the document drew before them."""
 
 from __future__ import annotations
 
-import io
-
 import pytest
 
 from eti_print.pack import Pack
@@ -26,8 +24,7 @@ def _text(canvas, font: str, text: str) -> None:
 def document(font: str, forms: list[tuple[str, object]], records: Records | None) -> bytes:
     """A one-page PDF placing one form per ``(key, paint)`` of ``forms``, each drawn by
     ``paint(canvas)``, through ``records`` (None: drawn as reportlab alone draws them)."""
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, (300, 300), font, DocInfo("replay"))
+    canvas = new_canvas((300, 300), font, DocInfo("replay"))
     replay = FormReplay(canvas, records, (), lambda name: None) if records is not None \
         else None
     for n, (key, paint) in enumerate(forms):
@@ -46,8 +43,7 @@ def document(font: str, forms: list[tuple[str, object]], records: Records | None
         canvas.doForm(f"form{n}")
         canvas.restoreState()
     canvas.showPage()
-    canvas.save()
-    return buffer.getvalue()
+    return canvas.getpdfdata()
 
 
 def texts(font: str, *words: str) -> list[tuple[str, object]]:
@@ -132,8 +128,7 @@ def test_records_of_another_world_are_not_used(font):
     records = Records()
     words = texts(font, "Über", "Café")
     document(font, words, records)
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, (300, 300), font, DocInfo("replay"))
+    canvas = new_canvas((300, 300), font, DocInfo("replay"))
     replay = FormReplay(canvas, records, ("ink saver",), lambda name: None)
     assert replay.old == {}
 
@@ -157,8 +152,7 @@ def test_a_form_defined_while_another_is_drawn_is_drawn_afresh_with_it(font):
     """A form whose drawing defines another (through the same replay) adds an object
     to the document: neither is recorded, and the calls of the outer one stay logged."""
     records = Records()
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, (300, 300), font, DocInfo("replay"))
+    canvas = new_canvas((300, 300), font, DocInfo("replay"))
     replay = FormReplay(canvas, records, (), lambda name: None)
 
     def outer() -> None:

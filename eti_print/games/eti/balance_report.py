@@ -3,7 +3,6 @@ then, given whole-game statistics, the pages of ``balance_games``."""
 
 from __future__ import annotations
 
-import io
 from typing import TYPE_CHECKING
 
 from ...fonts import FontSet
@@ -23,8 +22,7 @@ def render_report(report: BalanceReport, fonts: FontSet, title: str,
     Drawn on the one PDF writer's canvas (``pdfwriter.new_canvas``); every
     word is set by ``eti_print.text`` in the pack's fonts.
     """
-    buffer = io.BytesIO()
-    canvas = new_canvas(buffer, PAGE, fonts["body"].regular,
+    canvas = new_canvas(PAGE, fonts["body"].regular,
                         DocInfo(f"{title}: balance report", subject="Monte Carlo balance report"))
     page = _Page(canvas, _Styles(fonts), report)
     _queue_page(page, report, title)
@@ -33,5 +31,4 @@ def render_report(report: BalanceReport, fonts: FontSet, title: str,
     if games is not None:
         game_pages(page, games)
     page.finish()
-    canvas.save()
-    return buffer.getvalue()
+    return canvas.getpdfdata()

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -117,10 +116,9 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
 
     Returns the PDF and, when imposed, the number of sheet sides.
     """
-    buffer = io.BytesIO()
     size = theme.page if booklet is None else booklet[0]
     # the initial font would otherwise be Helvetica, referenced but never embedded
-    c = new_canvas(buffer, size, theme.body.regular, info,
+    c = new_canvas(size, theme.body.regular, info,
                    duplex=booklet[1] if booklet is not None else "none")
     replay = None
     if icons is not None and records is not None:
@@ -133,8 +131,7 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
             icons.replay_on(c, None)
     if replay is not None:
         replay.finish()
-    c.save()
-    return buffer.getvalue(), sides
+    return c.getpdfdata(), sides
 
 
 def _write_pages(c: Canvas, pages: list[Page], theme: Theme, header: str,
