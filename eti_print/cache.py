@@ -385,8 +385,11 @@ class BuildCache:
 
     def _store(self, store: dict[str, list[_Entry]], name: str, entry: _Entry,
                persist: bool = True) -> None:
-        store[name] = [entry] + store.get(name, [])[:self.keep - 1]
         kind = self._kinds.get(id(store))
+        # A one-build cache's decks are found again only on disk (no later build of
+        # this process looks for them), so their faces can be let go once drawn
+        if kind != "deck" or self.keeps_drawings:
+            store[name] = [entry] + store.get(name, [])[:self.keep - 1]
         if persist and self.disk is not None and kind is not None:
             self.disk.put(kind, name, entry.key, entry.deps, entry.value)
 
@@ -478,6 +481,13 @@ class BuildCache:
         return list(problems)
 
     # -- drawn files -----------------------------------------------------------
+    @property
+    def keeps_drawings(self) -> bool:
+        """Whether a later build of this process may reuse what this one draws (``drawn``,
+        ``form_records``, the decks in memory): not for a one-build cache whose entries
+        are on disk (the command line's), which keeps nothing a next drawing would use."""
+        return not (self.once and self.disk is not None)
+
     def drawn(self, name: str, key: Any, inputs: tuple, draw: Callable[[], Any]) -> Any:
         """``draw()`` (one PDF of a job), or the last build's if ``key`` is equal and every
         one of ``inputs`` is the very object it was drawn from (decks the deck cache

@@ -224,15 +224,17 @@ def resolve(ctx: Context) -> list[Sheetful]:
 
 
 def draw(ctx: Context, plan: list[Sheetful], progress: Progress = None) -> list[Output]:
-    if ctx.cache is not None:   # watch: a PDF whose decks were all reused is not imposed again
+    if ctx.cache is not None and ctx.cache.keeps_drawings:
+        # watch: a PDF whose decks were all reused is not imposed again
         return [ctx.cache.drawn(ctx.output_name(group.output),
                                 (group.spec, ctx.options, ctx.title), group.decks,
                                 lambda group=group: _imposed(ctx, group.output, group.spec,
                                                              group.decks, progress, False))
                 for group in plan]
-    # Without a build cache the plan is this build's alone: each sheetful is let go as
-    # it is imposed, and its faces once their forms are drawn (impose ``consume``), so
-    # the resolved cards are not held while the PDF is saved
+    # Without a build cache, or with the command line's one-build cache (whose decks
+    # are on disk), the plan is this build's alone: each sheetful is let go as it is
+    # imposed, and its faces once their forms are drawn (impose ``consume``), so the
+    # resolved cards are not held while the PDF is saved
     outputs = []
     while plan:
         group = plan.pop(0)
