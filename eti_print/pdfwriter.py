@@ -16,12 +16,50 @@ viewers report an error and paint the shape black.
 from __future__ import annotations
 
 import io
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from reportlab import rl_config
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfgen.canvas import Canvas
+
+# -- serialising, byte for byte as reportlab does -----------------------------------
+#
+# reportlab encodes every string of every PDF object it writes (each dictionary key
+# and value, each number, each object header) through its ``extpdfdoc`` codec, a
+# Python-level charmap, and escapes each dictionary key character by character: a
+# sixth of the time a rebuild spends writing its PDFs.  ASCII text encodes to the
+# same bytes, except U+0018-U+001F, which PDFDocEncoding gives to accents (the codec
+# refuses them; so does this, through it); and a name is escaped the same every time.
+
+_PDFDOC_ENC = pdfdoc.pdfdocEnc
+_PDFNAME = pdfdoc.PDFName
+_ACCENT_CODE = re.compile("[\x18-\x1f]").search
+
+
+def _pdfdoc_enc(x: Any) -> Any:
+    if isinstance(x, str) and x.isascii() and _ACCENT_CODE(x) is None:
+        return x.encode("ascii")
+    return _PDFDOC_ENC(x)
+
+
+_names: dict[str, str] = {}
+
+
+def _pdf_name(data: str, *args: Any) -> str:
+    if args:
+        return _PDFNAME(data, *args)
+    name = _names.get(data)
+    if name is None:
+        name = _PDFNAME(data)
+        if len(_names) < 8192:
+            _names[data] = name
+    return name
+
+
+pdfdoc.pdfdocEnc = _pdfdoc_enc
+pdfdoc.PDFName = _pdf_name
 
 
 @dataclass(frozen=True)
@@ -37,6 +75,8 @@ class DocInfo:
 
 #: The attribute of a reportlab document that holds its ``Flate`` while one is kept.
 FLATE = "_eti_flate"
+#: reportlab's zlib filter (``_Canvas.getpdfdata`` stands a ``Flate``'s in for it).
+_ZLIB = pdfdoc.PDFZCompress
 
 
 class Flate:
@@ -45,25 +85,43 @@ class Flate:
     kept: ``kept`` maps a stream's bytes to its encoded bytes (from the last drawing of
     the same output, ``render.replay``), ``made`` this drawing's, for the next.  The
     same bytes as reportlab's filters, which it runs on a miss.  It stands first in
-    ``filters`` and encodes through the whole chain; the rest only name theirs."""
+    ``filters`` and encodes through the whole chain; the rest only name theirs.  A
+    stream deflated by zlib alone (a font file) is kept under ``("FlateDecode", bytes)``."""
 
-    def __init__(self, kept: dict[bytes, bytes]) -> None:
+    def __init__(self, kept: dict[Any, bytes]) -> None:
         self.kept = kept
-        self.made: dict[bytes, bytes] = {}
-        self.chain = [pdfdoc.PDFBase85Encode, pdfdoc.PDFZCompress] if rl_config.useA85 \
-            else [pdfdoc.PDFZCompress]
+        self.made: dict[Any, bytes] = {}
+        self.chain = [pdfdoc.PDFBase85Encode, _ZLIB] if rl_config.useA85 else [_ZLIB]
         self.pdfname = self.chain[0].pdfname
         self.filters = [self] + [_Named(f.pdfname) for f in self.chain[1:]]
+        #: reportlab's zlib filter alone, through the same kept streams: the font files
+        #: and character maps the document adds as it is saved (``_Canvas.getpdfdata``).
+        self.zlib = _Kept(self)
 
-    def encode(self, text: str | bytes) -> bytes:
+    def encode(self, text: str | bytes, chain: list | None = None) -> bytes:
         data = text.encode("utf8") if isinstance(text, str) else text
-        out = self.kept.get(data)
+        chain = self.chain if chain is None else chain
+        key: Any = data if chain == self.chain else (chain[0].pdfname, data)
+        out = self.kept.get(key)
         if out is None:
             out = data
-            for f in reversed(self.chain):       # reportlab applies them last first
+            for f in reversed(chain):            # reportlab applies them last first
                 out = f.encode(out)
-        self.made[data] = out
+        self.made[key] = out
         return out
+
+
+class _Kept:
+    """reportlab's zlib filter (``pdfdoc.PDFZCompress``) through a ``Flate``."""
+
+    pdfname = _ZLIB.pdfname
+
+    def __init__(self, flate: Flate) -> None:
+        self.flate = flate
+        self.chain = [_ZLIB]
+
+    def encode(self, text: str | bytes) -> bytes:
+        return self.flate.encode(text, self.chain)
 
 
 class _Named:
@@ -120,6 +178,19 @@ class _Canvas(Canvas):
         limits.cap(self.getPageNumber(), "pages", "an output PDF has too many pages")
         super().showPage()
         _deflated(self._doc.Pages.pages[-1], self._doc, "page stream")
+
+    def getpdfdata(self):  # type: ignore[no-untyped-def]
+        # A document keeping a ``Flate`` (drawn through form records) deflates the font
+        # files and character maps reportlab adds as it is saved through it too: after
+        # a one-card edit they are the same bytes as the last drawing's.
+        flate = getattr(self._doc, FLATE, None)
+        if flate is None:
+            return super().getpdfdata()
+        zlib, pdfdoc.PDFZCompress = pdfdoc.PDFZCompress, flate.zlib
+        try:
+            return super().getpdfdata()
+        finally:
+            pdfdoc.PDFZCompress = zlib
 
     def endForm(self, **extra_attributes):  # type: ignore[no-untyped-def]
         # reportlab's endForm, with _Form and the shadings the form used

@@ -146,7 +146,7 @@ class Records:
     counts: tuple[int, int] | None = None
     #: The last drawing's streams (forms and pages), deflated: ``pdfwriter.Flate``
     #: deflates an unchanged one only once.
-    deflated: dict[bytes, bytes] = field(default_factory=dict)
+    deflated: dict[Any, bytes] = field(default_factory=dict)
 
 
 class FormReplay:

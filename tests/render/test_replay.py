@@ -164,8 +164,9 @@ def test_a_form_defined_while_another_is_drawn_is_drawn_afresh_with_it(font):
 
 
 def test_streams_are_encoded_once_while_the_same_bytes_as_reportlabs(font, monkeypatch):
-    """A drawing through records encodes each form and page stream the last drawing did
-    not (pdfwriter.Flate): the file is byte for byte reportlab's own."""
+    """A drawing through records encodes each stream the last drawing did not
+    (pdfwriter.Flate): forms, pages, and the font files and maps reportlab adds as the
+    document is saved. The file is byte for byte reportlab's own."""
     from reportlab.pdfbase import pdfdoc
     records = Records()
     words = texts(font, "Über", "Café", "Naïve")
@@ -176,11 +177,20 @@ def test_streams_are_encoded_once_while_the_same_bytes_as_reportlabs(font, monke
     monkeypatch.setattr(pdfdoc.PDFZCompress, "encode",
                         lambda text: encoded.append(text) or real(text))
     assert document(font, words, records) == direct
-    fonts = len(encoded)                   # the embedded fonts' streams, never kept
-    # no form or page deflated again (their text shows, the fonts' streams do not)
-    assert not any((b"Tj" if isinstance(text, bytes) else "Tj") in text for text in encoded)
+    assert encoded == []                   # nothing deflated again, the fonts included
     moved = texts(font, "Über", "Café", "Naïf")
-    assert document(font, moved, records) == document(font, moved, None)
-    # through the records only Naïf's form, besides the fonts (the page places the same
-    # forms by the same names); then reportlab's own drawing deflates all four streams
-    assert len(encoded) - fonts == (fonts + 1) + (fonts + 4)
+    through = document(font, moved, records)
+    kept, encoded[:] = list(encoded), []
+    assert through == document(font, moved, None)
+
+    def drawn(streams):                    # the streams that show text: the forms
+        return sum((b"Tj" if isinstance(t, bytes) else "Tj") in t for t in streams)
+    fonts = len(encoded) - 4               # reportlab's own: 3 forms, the page, the fonts
+    assert drawn(encoded) == 3 and fonts > 0
+    # through the records only Naïf's form: the fonts' streams are the same bytes
+    assert drawn(kept) == 1 and len(kept) == 1
+    # a character the font's subset did not have: the form and the font's streams
+    accented = texts(font, "Über", "Café", "Noël")
+    encoded[:] = []
+    assert document(font, accented, records) == document(font, accented, None)
+    assert len(encoded) == (1 + fonts) + (4 + fonts)
