@@ -268,6 +268,17 @@ def read_blob(path: Path, loads: Any = pickle.loads) -> Any:
         return None
 
 
+def read_used(path: Path, loads: Any = pickle.loads) -> Any:
+    """``read_blob``, the entry marked as recently used (pruned last) if it was read."""
+    value = read_blob(path, loads)
+    if value is not None:
+        try:
+            os.utime(path)
+        except OSError:
+            pass
+    return value
+
+
 class _Hashing:
     """A file's ``write`` that also hashes what it writes (``write_blob``)."""
 
@@ -392,14 +403,7 @@ class DiskCache:
 
     def get(self, key: str) -> Any:
         """The value stored under ``key``, or None (absent, torn, altered or unreadable)."""
-        path = self._path(key)
-        value = read_blob(path)
-        if value is not None:
-            try:
-                os.utime(path)   # recently used: pruned last
-            except OSError:
-                pass
-        return value
+        return read_used(self._path(key))
 
     def put(self, key: str, value: Any) -> None:
         """Store ``value`` under ``key``, then keep the folder within its bound."""

@@ -30,7 +30,6 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import marshal
-import os
 import struct
 from pathlib import Path
 from typing import Any
@@ -38,7 +37,7 @@ from typing import Any
 from reportlab.lib.colors import Color
 
 from ..art.library import ArtLibrary
-from ..diskcache import _tree, cache_dir, code_hash, prune, read_blob, write_blob
+from ..diskcache import _tree, cache_dir, code_hash, prune, read_used, write_blob
 from ..fonts import Family
 from ..text import TextStyle
 
@@ -141,15 +140,10 @@ class ImageCache:
 
     def get(self, key: str, size: tuple[int, int]) -> bytes | None:
         """The PNG kept under ``key`` if it is whole and ``size`` px, else None."""
-        path = self._path(key)
-        data = read_blob(path, loads=bytes)
+        data = read_used(self._path(key), loads=bytes)
         if data is None or png_size(data) != size:
             return None
         self.hits += 1
-        try:
-            os.utime(path)      # recently used: pruned last
-        except OSError:
-            pass
         return data
 
     def put(self, key: str, data: bytes) -> None:
