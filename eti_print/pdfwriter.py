@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import io
 import re
+from contextvars import ContextVar
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,8 +76,10 @@ class DocInfo:
 
 #: The attribute of a reportlab document that holds its ``Flate`` while one is kept.
 FLATE = "_eti_flate"
-#: reportlab's zlib filter (``_Canvas.getpdfdata`` stands a ``Flate``'s in for it).
+#: reportlab's zlib filter (``_Deflate`` stands in for it).
 _ZLIB = pdfdoc.PDFZCompress
+#: The ``Flate`` of the document this thread is saving, if it keeps one.
+_SAVING: ContextVar[Any] = ContextVar("eti_print_saving", default=None)
 
 
 class Flate:
@@ -122,6 +125,24 @@ class _Kept:
 
     def encode(self, text: str | bytes) -> bytes:
         return self.flate.encode(text, self.chain)
+
+
+class _Deflate:
+    """reportlab's zlib filter as ``pdfdoc.PDFZCompress``: through the ``Flate`` of the
+    document this thread is saving (``_Canvas.getpdfdata``), else reportlab's own.  The
+    font files and character maps reportlab adds as it saves a document take it."""
+
+    pdfname = _ZLIB.pdfname
+
+    def encode(self, text: str | bytes) -> bytes:
+        flate = _SAVING.get()
+        return flate.zlib.encode(text) if flate is not None else _ZLIB.encode(text)
+
+    def decode(self, encoded: bytes) -> bytes:
+        return _ZLIB.decode(encoded)
+
+
+pdfdoc.PDFZCompress = _Deflate()
 
 
 class _Named:
@@ -183,14 +204,11 @@ class _Canvas(Canvas):
         # A document keeping a ``Flate`` (drawn through form records) deflates the font
         # files and character maps reportlab adds as it is saved through it too: after
         # a one-card edit they are the same bytes as the last drawing's.
-        flate = getattr(self._doc, FLATE, None)
-        if flate is None:
-            return super().getpdfdata()
-        zlib, pdfdoc.PDFZCompress = pdfdoc.PDFZCompress, flate.zlib
+        saving = _SAVING.set(getattr(self._doc, FLATE, None))
         try:
             return super().getpdfdata()
         finally:
-            pdfdoc.PDFZCompress = zlib
+            _SAVING.reset(saving)
 
     def endForm(self, **extra_attributes):  # type: ignore[no-untyped-def]
         # reportlab's endForm, with _Form and the shadings the form used

@@ -167,14 +167,14 @@ def test_streams_are_encoded_once_while_the_same_bytes_as_reportlabs(font, monke
     """A drawing through records encodes each stream the last drawing did not
     (pdfwriter.Flate): forms, pages, and the font files and maps reportlab adds as the
     document is saved. The file is byte for byte reportlab's own."""
-    from reportlab.pdfbase import pdfdoc
+    from eti_print import pdfwriter
     records = Records()
     words = texts(font, "Über", "Café", "Naïve")
     direct = document(font, words, None)
     assert document(font, words, records) == direct
     encoded = []
-    real = pdfdoc.PDFZCompress.encode
-    monkeypatch.setattr(pdfdoc.PDFZCompress, "encode",
+    real = pdfwriter._ZLIB.encode                  # reportlab's zlib filter, which all take
+    monkeypatch.setattr(pdfwriter._ZLIB, "encode",
                         lambda text: encoded.append(text) or real(text))
     assert document(font, words, records) == direct
     assert encoded == []                   # nothing deflated again, the fonts included
@@ -194,3 +194,18 @@ def test_streams_are_encoded_once_while_the_same_bytes_as_reportlabs(font, monke
     encoded[:] = []
     assert document(font, accented, records) == document(font, accented, None)
     assert len(encoded) == (1 + fonts) + (4 + fonts)
+
+
+def test_a_document_saved_without_records_keeps_nothing_in_anothers(font):
+    """The font streams go through the Flate of the document being saved, in this
+    thread, and only while it is saved: another document's deflated streams stay its own."""
+    import threading
+    records = Records()
+    document(font, texts(font, "Über", "Café"), records)
+    kept = dict(records.deflated)
+    assert any(isinstance(key, tuple) for key in kept)          # its font streams
+    document(font, texts(font, "Noël"), None)
+    done = threading.Thread(target=document, args=(font, texts(font, "Façade"), None))
+    done.start()
+    done.join()
+    assert records.deflated == kept
