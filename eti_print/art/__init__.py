@@ -25,6 +25,9 @@ Icons are single-colour (black) SVG drawings; :meth:`ArtLibrary.tinted`
 recolours them for white-on-colour bands.  Raster art is never recoloured.
 """
 
+# first: reportlab's graphics (renderPDF, svglib) import platypus for its Flowable
+# alone, and its package runs whole only where a process asks for more
+from .. import lazy_platypus  # noqa: F401, I001
 from .files import MAX_BYTES, read_capped
 from .images import MAX_PIXELS, RasterArt, load_raster
 from .library import EXTENSIONS, ArtLibrary

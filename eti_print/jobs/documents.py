@@ -21,7 +21,6 @@ from reportlab.lib.colors import HexColor
 
 from ..context import Output
 from ..errors import InputError
-from ..render import document
 from ..scope import base_context
 from ..units import mm, to_points
 
@@ -69,6 +68,7 @@ def theme_for(ctx: Context, index: int, entry: dict[str, Any]) -> Any:
                                               "margins are four lengths: top right bottom left"))
     if ctx.options.ink_saver or not entry.get("cover", True):
         colours["cover"] = None   # plain paper instead of a full-bleed cover panel
+    from ..render import document  # here: a build lays documents out in this job only
     return document.Theme(page=page, margins=margins, body=ctx.fonts["body"],
                           heading=ctx.fonts["title"], label=ctx.fonts["label"],
                           size=float(entry.get("size", 9.0)),
@@ -76,6 +76,7 @@ def theme_for(ctx: Context, index: int, entry: dict[str, Any]) -> Any:
 
 
 def _plan(ctx: Context, index: int, entry: dict[str, Any]) -> Planned:
+    from ..render import document
     manifest = ctx.dataset.manifest
     line, _ = manifest.where(("documents", index, "template"))
     template = entry["template"]
@@ -108,6 +109,7 @@ def resolve(ctx: Context) -> list[Planned]:
 
 
 def draw(ctx: Context, plan: list[Planned], progress: Progress = None) -> list[Output]:
+    from ..render import document
     outputs = []
     for doc in plan:
         entry = doc.entry

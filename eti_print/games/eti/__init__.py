@@ -62,7 +62,7 @@ class Eti(Game):
         return super().context(name, ctx, item)
 
     def document_elements(self, ctx: Any) -> dict[str, Any]:
-        from .booklet import cards_element
+        from .cards_element import cards_element
         return {"cards": cards_element(ctx)}
 
     def template_help(self) -> dict[str, str]:

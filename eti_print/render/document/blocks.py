@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from reportlab.lib.colors import Color
-from reportlab.platypus import Flowable, Table
+from reportlab.platypus.flowables import Flowable
+from reportlab.platypus.tables import Table
 
 from .flowables import _EPS, BIG, RichText, _Located
 from .theme import Theme

@@ -9,7 +9,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib.colors import Color, HexColor
-from reportlab.platypus import Flowable, TableStyle
+from reportlab.platypus.flowables import Flowable
+from reportlab.platypus.tables import TableStyle
 
 from ...errors import InputError, Problem
 from ...text import Run, TextStyle

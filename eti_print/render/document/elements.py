@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from reportlab.platypus import Flowable
+from reportlab.platypus.flowables import Flowable
 
 from ...text import Run
 

@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from reportlab.lib.colors import Color
-from reportlab.platypus import Flowable
+from reportlab.platypus.flowables import Flowable
 
 from ...errors import InputError, Problem
 from ...text import Fitted, Line, Run, TextStyle, fit, font_metrics

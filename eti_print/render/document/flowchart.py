@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from reportlab.lib.colors import Color
-from reportlab.platypus import Flowable
+from reportlab.platypus.flowables import Flowable
 
 from .elements import Node
 from .flowables import _EPS, BIG, RichText, _Located

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from reportlab.platypus import Flowable, Table
+from reportlab.platypus.flowables import Flowable
+from reportlab.platypus.tables import Table
 
 from ...errors import InputError, Problem
 from .blocks import CoverPage, DocTable, Stack
