@@ -3,17 +3,17 @@
 ``reportlab.graphics.shapes``, under every SVG drawing (``renderPDF``, svglib),
 starts with ``from reportlab.platypus import Flowable``, which runs the package's
 ``__init__``: every platypus module, the paragraph parser and its regular
-expressions among them, about 45 ms of every process that draws art.  eti-print
+expressions among them, about 40 ms of every process that draws art.  eti-print
 uses the ``flowables`` and ``tables`` modules, which it imports by their own names
 (a document's tables are laid out in its documents job, a forked child in a cold
 build).
 
 ``install`` (run when this module is imported, which ``eti_print/art/__init__.py``
 does before its modules import reportlab's graphics) puts the package in
-``sys.modules`` without running it, holding
-``Flowable``; its submodules import as usual.  Any other name asked of it runs the
-real ``__init__`` into the same module first, so ``reportlab.platypus.Paragraph`` or
-``from reportlab.platypus import *`` works as it always did.
+``sys.modules`` without running it, holding ``Flowable``; its submodules import as
+usual.  Any other name asked of it runs the real ``__init__`` into the same module
+first, so ``reportlab.platypus.Paragraph`` or ``from reportlab.platypus import *``
+works as it always did.
 """
 
 from __future__ import annotations
