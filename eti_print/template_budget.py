@@ -59,8 +59,15 @@ def _timeout() -> TemplateTimeout:
 
 
 def _on_alarm(signum: int, frame: Any) -> None:
-    if getattr(_state, "deadline", None) is not None:
-        raise _timeout()
+    if getattr(_state, "deadline", None) is None:
+        return
+    if frame is not None and frame.f_lineno is None:
+        # an instruction of a template's code without a line: jinja2 cannot place an
+        # exception raised there (its traceback rewrite fails with a TypeError that
+        # would stand for the timeout), so the timer rings again a moment later
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0.001)
+        return
+    raise _timeout()
 
 
 #: Templates that have run out of time or memory once: rendering them again (for the

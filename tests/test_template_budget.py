@@ -40,3 +40,24 @@ def test_a_spinning_render_stops_outside_the_main_thread(env):
     worker.start()
     worker.join(timeout=60)
     assert not worker.is_alive() and "of CPU time" in found[0]
+
+
+@pytest.mark.skipif(not hasattr(template_budget.signal, "setitimer"), reason="no setitimer")
+def test_the_timer_rings_again_where_jinja2_could_not_place_its_exception(monkeypatch):
+    """An instruction of a template's code with no line (Python gives some none): an
+    exception raised there makes jinja2's traceback rewrite fail with a TypeError,
+    which would be reported instead of the timeout; the handler waits a moment."""
+    class Frame:
+        def __init__(self, line):
+            self.f_lineno = line
+    signal = template_budget.signal
+    monkeypatch.setattr(template_budget._state, "deadline", 0.0, raising=False)
+    previous = signal.signal(signal.SIGVTALRM, signal.SIG_IGN)   # should it ring here
+    try:
+        template_budget._on_alarm(signal.SIGVTALRM, Frame(None))
+        assert signal.getitimer(signal.ITIMER_VIRTUAL)[0] > 0       # rings again
+        with pytest.raises(template_budget.TemplateTimeout):
+            template_budget._on_alarm(signal.SIGVTALRM, Frame(12))
+    finally:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
