@@ -386,8 +386,8 @@ class BuildCache:
     def _store(self, store: dict[str, list[_Entry]], name: str, entry: _Entry,
                persist: bool = True) -> None:
         kind = self._kinds.get(id(store))
-        # A one-build cache's decks are found again only on disk (no later build of
-        # this process looks for them), so their faces can be let go once drawn
+        # A one-build cache's decks are found again only on disk, if at all (no later
+        # build of this process looks for them), so their faces can go once drawn
         if kind != "deck" or self.keeps_drawings:
             store[name] = [entry] + store.get(name, [])[:self.keep - 1]
         if persist and self.disk is not None and kind is not None:
@@ -484,9 +484,9 @@ class BuildCache:
     @property
     def keeps_drawings(self) -> bool:
         """Whether a later build of this process may reuse what this one draws (``drawn``,
-        ``form_records``, the decks in memory): not for a one-build cache whose entries
-        are on disk (the command line's), which keeps nothing a next drawing would use."""
-        return not (self.once and self.disk is not None)
+        ``form_records``, the decks in memory): not for a one-build cache (``once``, the
+        command line's, its entries on disk), which has no next drawing here."""
+        return not self.once
 
     def drawn(self, name: str, key: Any, inputs: tuple, draw: Callable[[], Any]) -> Any:
         """``draw()`` (one PDF of a job), or the last build's if ``key`` is equal and every
@@ -505,7 +505,7 @@ class BuildCache:
         """The records of the forms output ``name`` was last drawn with in this process
         (``render.replay``): its next drawing redraws only the forms whose record no
         longer holds); None for a one-build cache (``once``: no next drawing here)."""
-        if self.once:
+        if not self.keeps_drawings:
             return None
         from .render.replay import Records
         records = self._forms.get(name)

@@ -9,67 +9,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 from . import __version__, limits
+from .cli_args import Parser, add_no_cache, add_print_options, offset, paper
 from .errors import PROBLEM_CAP, EtiError, InputError, UsageError
 from .pack import choose_pack, pack_help
-from .suggest import did_you_mean
-
-
-class _Formatter(argparse.HelpFormatter):
-    """Help wrapped at spaces only: a pack name (``mad-scientists``) stays whole."""
-
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        import textwrap
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
-
-
-class _Parser(argparse.ArgumentParser):
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("formatter_class", _Formatter)
-        if " " in str(kwargs.get("prog") or ""):     # a command's own help
-            kwargs.setdefault("epilog", "-q (print only problems), -v (more detail) and "
-                                        "--debug (tracebacks) go anywhere on the line.")
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str):  # type: ignore[override]
-        raise UsageError(_with_suggestion(message))
-
-
-_CHOICE_RE = re.compile(r"invalid choice: '?(?P<word>[^'\s]*)'? \(choose from (?P<choices>.*)\)$")
-
-
-def _with_suggestion(message: str) -> str:
-    """argparse's "invalid choice" with the nearest choice: ``did you mean build?``."""
-    m = _CHOICE_RE.search(message)
-    if not m:
-        return message
-    choices = [c.strip().strip("'") for c in m.group("choices").split(",")]
-    hint = did_you_mean(m.group("word"), choices)
-    return f"{message}; {hint}" if hint else message
-
-
-def _paper(value: str) -> str:
-    value = value.lower()
-    if value not in ("a4", "letter"):
-        raise argparse.ArgumentTypeError(f"paper must be a4 or letter (got {value!r})")
-    return value
-
-
-def _offset(value: str) -> tuple[float, float]:
-    try:
-        x, y = (float(part) for part in value.split(","))
-    except ValueError:
-        raise argparse.ArgumentTypeError(
-            f"back offset must be X,Y in millimetres, e.g. 0.5,-1 (got {value!r})") from None
-    if abs(x) > 20 or abs(y) > 20:
-        raise argparse.ArgumentTypeError("back offset must be within 20 mm")
-    return (x, y)
 
 
 def _cmd_validate(args: argparse.Namespace) -> int:
@@ -146,12 +94,6 @@ def _store(args: argparse.Namespace):
     if os.environ.get(ENV_BUILDS) in ("off", "jobs"):   # jobs: the per-job entries only
         return None
     return DiskCache()
-
-
-def _add_no_cache(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--no-cache", action="store_true",
-                   help="neither read nor write the persistent build cache (the user's "
-                        "cache folder, or $ETI_PRINT_CACHE_DIR)")
 
 
 def _cmd_calibrate(args: argparse.Namespace) -> int:
@@ -289,47 +231,13 @@ def _reporter():
     return Reporter(sys.stderr)
 
 
-def _gutter(value: str) -> float:
-    try:
-        mm = float(value)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"gutter must be a number of mm (got {value!r})") \
-            from None
-    if not (0 <= mm <= 20):
-        raise argparse.ArgumentTypeError(f"gutter must be 0 to 20 mm (got {value!r})")
-    return mm
-
-
-def _add_print_options(p: argparse.ArgumentParser) -> None:
-    # None: not given, so pack.yaml's print: (then the built-in default) decides
-    p.add_argument("--paper", type=_paper, default=None,
-                   help="a4 or letter (default: pack.yaml's print: paper, else a4)")
-    p.add_argument("--duplex", choices=("long", "short", "glue", "fold", "none"), default=None,
-                   help="two-sided printing: long (duplex, flip on the long edge), short "
-                        "(flip on the short edge), glue (one-sided; each back sheet, mirrored "
-                        "for a long-edge flip, follows its front: glue them back to back), "
-                        "fold (fronts and backs side by side on one sheet: fold and glue) or "
-                        "none (backs unmirrored, after all fronts); default: pack.yaml's "
-                        "print: duplex, else long")
-    p.add_argument("--gutter", type=_gutter, default=None, metavar="MM",
-                   help="space between neighbouring cards and pieces, in mm, each one's "
-                        "bleed filling its half (default: the sheet settings', 4 for cards)")
-    p.add_argument("--back-offset", type=_offset, default=None, metavar="X,Y",
-                   help="shift back sheets by X,Y mm to correct printer drift "
-                        "(read it from 'eti-print calibrate'; default: pack.yaml's print: "
-                        "back_offset, else 0,0)")
-    p.add_argument("--ink-saver", action="store_true", default=None,
-                   help="light backgrounds and no full-bleed color, for home printers "
-                        "(default: pack.yaml's print: ink_saver)")
-
-
 #: The commands the persistent cache may answer: their memory limit waits for their
 #: work to begin (``pipeline.batch_gc``), so a cached run reads no limits spec.
 _CORE_FAST = ("build", "validate")
 
 
 def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
-    parser = _Parser(prog="eti-print",
+    parser = Parser(prog="eti-print",
                      description="Print-and-play cards, boards, tokens and rules reference "
                                  "for E.T.I.: Estimated Time to Invasion (and other packs).")
     parser.add_argument("--version", action="version", version=f"eti-print {__version__}")
@@ -339,14 +247,14 @@ def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
     parser.add_argument("-v", "--verbose", action="store_true",
                         help="more detail: where each print option is set, every problem "
                              "(anywhere on the command line)")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=Parser)
 
     p = sub.add_parser("validate", help="check a pack's data and print a summary")
     p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
     p.add_argument("--simulate", action="store_true",
                    help="also play simulated games of the pack's game and check the rules "
                         "that need them (E.T.I.: the order of the endgame ladder)")
-    _add_no_cache(p)
+    add_no_cache(p)
     p.set_defaults(handler=_cmd_validate)
 
     p = sub.add_parser("new", help="write a new one-deck pack to start a game from")
@@ -382,16 +290,16 @@ def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--booklet", action="store_true",
                    help="impose the rules reference two pages to a landscape sheet in "
                         "saddle-stitch order, to fold into a booklet")
-    _add_print_options(p)
-    _add_no_cache(p)
+    add_print_options(p)
+    add_no_cache(p)
     p.set_defaults(handler=_cmd_build)
 
     p = sub.add_parser("calibrate", help="print a duplex calibration sheet to read --back-offset")
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
-    p.add_argument("--paper", type=_paper, default=None,
+    p.add_argument("--paper", type=paper, default=None,
                    help="a4 or letter (default: the print: paper of the pack.yaml here or "
                         "above, else a4)")
-    p.add_argument("--back-offset", type=_offset, default=None, metavar="X,Y",
+    p.add_argument("--back-offset", type=offset, default=None, metavar="X,Y",
                    help="offset to verify, in mm (default: the print: back_offset of the "
                         "pack.yaml here or above, else 0,0)")
     p.add_argument("--duplex", choices=("long", "short", "glue"), default=None,
@@ -469,7 +377,7 @@ def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
     p.add_argument("--out", default="output", help="output folder (default: ./output)")
     p.add_argument("--booklet", action="store_true",
                    help="impose the rules reference for saddle stitching (as build --booklet)")
-    _add_print_options(p)
+    add_print_options(p)
     p.set_defaults(handler=_cmd_watch)
 
     if games_too:

@@ -103,8 +103,8 @@ class Flate:
 
     def encode(self, text: str | bytes, chain: list | None = None) -> bytes:
         data = text.encode("utf8") if isinstance(text, str) else text
+        key: Any = data if chain is None else (chain[0].pdfname, data)
         chain = self.chain if chain is None else chain
-        key: Any = data if chain == self.chain else (chain[0].pdfname, data)
         out = self.kept.get(key)
         if out is None:
             out = data

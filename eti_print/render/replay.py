@@ -144,8 +144,9 @@ class Records:
     last: tuple[tuple, dict[Hashable, Record]] = ((), {})
     #: The last drawing's forms: (drawn afresh, in all); None while one is under way.
     counts: tuple[int, int] | None = None
-    #: The last drawing's streams (forms and pages), deflated: ``pdfwriter.Flate``
-    #: deflates an unchanged one only once.
+    #: The last drawing's streams (forms, pages, and the font files and maps added as
+    #: the document is saved), deflated: ``pdfwriter.Flate`` deflates an unchanged one
+    #: only once.
     deflated: dict[Any, bytes] = field(default_factory=dict)
 
 

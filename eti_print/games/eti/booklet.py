@@ -30,7 +30,7 @@ def _times(text: str) -> str:
     return text.replace(" x ", " × ")
 
 
-def _label(card: engine.Card, names: dict[str, str] | None = None) -> str:
+def card_label(card: engine.Card, names: dict[str, str] | None = None) -> str:
     """How a card is named in the booklet: ``50``, ``×2``, ``Data Virus`` (threats.yaml)."""
     if card.kind == "multiplier":
         return f"×{card.value}"
@@ -55,7 +55,7 @@ class Example:
 
     @property
     def labels(self) -> list[str]:
-        return [_label(c, self.names) for c in self.cards]
+        return [card_label(c, self.names) for c in self.cards]
 
     @property
     def score(self) -> engine.Score:
@@ -72,21 +72,21 @@ class Example:
 
     @property
     def destroyed(self) -> list[dict[str, Any]]:
-        return [{"threat": _label(self.cards[d.threat], self.names),
+        return [{"threat": card_label(self.cards[d.threat], self.names),
                  "threat_port": d.threat + 1,
-                 "card": _label(self.cards[d.card], self.names), "card_port": d.card + 1}
+                 "card": card_label(self.cards[d.card], self.names), "card_port": d.card + 1}
                 for d in self.score.destroyed]
 
     @property
     def harmless(self) -> list[dict[str, Any]]:
-        return [{"threat": _label(self.cards[i], self.names), "port": i + 1}
+        return [{"threat": card_label(self.cards[i], self.names), "port": i + 1}
                 for i in self.score.harmless]
 
     @property
     def attachments(self) -> list[dict[str, Any]]:
-        return [{"multiplier": _label(self.cards[a.multiplier], self.names),
+        return [{"multiplier": card_label(self.cards[a.multiplier], self.names),
                  "port": a.multiplier + 1,
-                 "card": None if a.target is None else _label(self.cards[a.target], self.names),
+                 "card": None if a.target is None else card_label(self.cards[a.target], self.names),
                  "card_port": None if a.target is None else a.target + 1}
                 for a in self.score.attachments]
 

@@ -23,7 +23,7 @@ from reportlab.platypus.flowables import Flowable
 
 from ...render.document import EMPTY, Builder, Custom, ElementSpec, Node
 from . import engine
-from .booklet import _label
+from .booklet import card_label
 
 if TYPE_CHECKING:  # pragma: no cover
     from ...context import Context
@@ -188,7 +188,7 @@ class CardRow(Flowable):
             c.drawCentredString(cx, cy - size * 0.36, text)
         # the card's name at the pack's minimum size, in a bold condensed face; left out
         # when a long row has shrunk the cards below it (the disc still says the kind)
-        name = _label(card, self.names).upper() if card.kind == "threat" else (
+        name = card_label(card, self.names).upper() if card.kind == "threat" else (
             "MULTIPLIER" if card.kind == "multiplier" else "VALUE")
         font = self.fonts["title"].regular
         width = c.stringWidth(name, font, self.LABEL)
