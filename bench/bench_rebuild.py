@@ -5,11 +5,14 @@ Run from the repository root:
     python bench/bench_rebuild.py [--repeat N] [--profile SCENARIO]
 
 It copies the shipped pack to a temporary folder, builds it once through a
-``BuildCache`` (as ``watch`` does), then for each scenario alternates an edit
-and its undo N times, timing each rebuild (load, check, render what changed,
-write what changed).  Prints best and median per scenario, and what each
-rebuild re-rendered.  ``--profile SCENARIO`` runs cProfile on one rebuild of
-that scenario and prints the top functions (profile before optimising).
+``BuildCache`` (as ``watch`` does), then for each scenario makes N edits, each a
+state of the pack no build of the run has seen (as a designer typing makes), and
+undoes each before the next, timing each rebuild (load, check, render what
+changed, write what changed).  Prints the best and median edit, the median undo
+(back to the first build's state, which the cache may still hold: an undo can be
+cheaper than an edit), and what each rebuild re-rendered.  ``--profile SCENARIO``
+runs cProfile on one rebuild of that scenario and prints the top functions
+(profile before optimising).
 
 With each scenario it prints, per re-imposed PDF, how many of its forms were drawn
 again (the most in any rebuild); the rest came from the records of the last drawing
@@ -35,6 +38,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -46,19 +50,35 @@ from eti_print.watch import rebuild  # noqa: E402
 
 PARTS = ("cards", "templates", "fonts", "pack.yaml")
 
-# name: (file, old text, new text) - each a one-card (or one-layout) edit that stays valid
-SCENARIOS = {
+# name: (file, old text, the new text of edit n) - each a one-card (or one-layout) edit
+# that stays valid; every edit n makes a state no build of the run has seen, as a designer
+# typing does, and each is undone before the next (the undo returns to the first build's
+# state, which a cache may still hold)
+def _word(n: int) -> str:
+    """A word of letters for ``n`` (digits in a card's text are checked against its rules)."""
+    word = ""
+    while True:
+        n, letter = divmod(n, 26)
+        word = "abcdefghijklmnopqrstuvwxyz"[letter] + word
+        if n == 0:
+            return word
+
+
+SCENARIOS: dict[str, tuple[str, str, Callable[[int], str]]] = {
     "event text": ("cards/events.yaml", "highest filled data port.",
-                   "highest occupied data port."),
-    "endgame name": ("cards/endgame.yaml", "name: The Survivalist", "name: The Survivor"),
-    "project flavour": ("cards/projects.yaml", "it comes in avocado.", "it comes in teal."),
+                   lambda n: f"highest occupied data port, {_word(n)}."),
+    "endgame name": ("cards/endgame.yaml", "name: The Survivalist",
+                     lambda n: f"name: The Survivor {_word(n)}"),
+    "project flavour": ("cards/projects.yaml", "it comes in avocado.",
+                        lambda n: f"it comes in teal {_word(n)}."),
     "research count": ("cards/research.yaml",
                        "  - {kind: number, value: 10, count: 16}\n"
                        "  - {kind: number, value: 20, count: 16}",
-                       "  - {kind: number, value: 10, count: 17}\n"
-                       "  - {kind: number, value: 20, count: 15}"),
-    "comment only": ("cards/events.yaml", "\n", "\n# a comment\n"),
-    "layout (event)": ("templates/layouts/event.yaml", "\n", "\n# a comment\n"),
+                       lambda n: f"  - {{kind: number, value: 10, count: {16 + n % 15 + 1}}}\n"
+                                 f"  - {{kind: number, value: 20, count: {16 - n % 15 - 1}}}"),
+    "comment only": ("cards/events.yaml", "\n", lambda n: f"\n# a comment {n}\n"),
+    "layout (event)": ("templates/layouts/event.yaml", "\n",
+                       lambda n: f"\n# a comment {n}\n"),
 }
 
 
@@ -109,7 +129,7 @@ def main() -> None:
             path, old, new = SCENARIOS[args.profile]
             target = pack / path
             text = target.read_text(encoding="utf-8")
-            target.write_text(text.replace(old, new, 1), encoding="utf-8")
+            target.write_text(text.replace(old, new(1), 1), encoding="utf-8")
             profiler = cProfile.Profile()
             profiler.enable()
             report = rebuild(str(pack), out, options, cache)
@@ -130,16 +150,19 @@ def main() -> None:
             target = pack / path
             text = target.read_text(encoding="utf-8")
             assert old in text, f"{old!r} not in {path}"
-            edited = text.replace(old, new, 1)
-            times, cpus, rendered, decks, forms = [], [], set(), set(), {}
+            times: dict[str, list[float]] = {"edit": [], "undo": []}
+            cpus, rendered, decks, forms = [], set(), set(), {}
             for i in range(args.repeat * 2):
-                target.write_text(edited if i % 2 == 0 else text, encoding="utf-8")
+                kind = "undo" if i % 2 else "edit"
+                target.write_text(text if i % 2 else text.replace(old, new(i // 2 + 1), 1),
+                                  encoding="utf-8")
                 before = cpu()
                 report = rebuild(str(pack), out, options, cache)
                 after = cpu()
                 assert report.ok, report.problems
-                times.append(report.seconds)
-                cpus.append((after[0] - before[0], after[1] - before[1]))
+                times[kind].append(report.seconds)
+                if kind == "edit":
+                    cpus.append((after[0] - before[0], after[1] - before[1]))
                 rendered.update(report.rendered)
                 decks.update(cache.stats.decks_resolved)
                 for output, (drawn, total) in cache.stats.forms_drawn.items():
@@ -147,16 +170,17 @@ def main() -> None:
             target.write_text(text, encoding="utf-8")
             own = statistics.median(c[0] for c in cpus)
             workers = statistics.median(c[1] for c in cpus)
-            median = statistics.median(times)
-            print(f"{name:18s} wall best {min(times):6.3f} s median {median:6.3f} s"
-                  f" | cpu here {own:5.3f} s, workers {workers:5.3f} s,"
+            edits, undos = times["edit"], times["undo"]
+            print(f"{name:18s} edit best {min(edits):6.3f} s"
+                  f" median {statistics.median(edits):6.3f} s"
+                  f", undo median {statistics.median(undos):6.3f} s"
+                  f" | edit cpu here {own:5.3f} s, workers {workers:5.3f} s,"
                   f" 2-core estimate {max(own, workers):5.3f} s"
                   f" | rendered: {', '.join(sorted(rendered)) or 'nothing'}"
                   + (f" (decks: {', '.join(sorted(decks))})" if decks else "")
                   + (" | forms drawn again: " + ", ".join(
                       f"{o} {d} of {t}" for o, (d, t) in sorted(forms.items())) if forms
                      else ""))
-
 
 if __name__ == "__main__":
     main()
