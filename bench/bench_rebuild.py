@@ -53,7 +53,8 @@ PARTS = ("cards", "templates", "fonts", "pack.yaml")
 # name: (file, old text, the new text of edit n) - each a one-card (or one-layout) edit
 # that stays valid; every edit n makes a state no build of the run has seen, as a designer
 # typing does, and each is undone before the next (the undo returns to the first build's
-# state, which a cache may still hold)
+# state, which a cache may still hold; the research count has 15 such states, so past
+# --repeat 15 its edits come back)
 def _word(n: int) -> str:
     """A word of letters for ``n`` (digits in a card's text are checked against its rules)."""
     word = ""
