@@ -50,11 +50,6 @@ from eti_print.watch import rebuild  # noqa: E402
 
 PARTS = ("cards", "templates", "fonts", "pack.yaml")
 
-# name: (file, old text, the new text of edit n) - each a one-card (or one-layout) edit
-# that stays valid; every edit n makes a state no build of the run has seen, as a designer
-# typing does, and each is undone before the next (the undo returns to the first build's
-# state, which a cache may still hold; the research count has 15 such states, so past
-# --repeat 15 its edits come back)
 def _word(n: int) -> str:
     """A word of letters for ``n`` (digits in a card's text are checked against its rules)."""
     word = ""
@@ -65,6 +60,11 @@ def _word(n: int) -> str:
             return word
 
 
+# name: (file, old text, the new text of edit n) - each a one-card (or one-layout) edit
+# that stays valid; every edit n makes a state no build of the run has seen, as a designer
+# typing does, and each is undone before the next (the undo returns to the first build's
+# state, which a cache may still hold; the research count has 15 such states, so past
+# --repeat 15 its edits come back)
 SCENARIOS: dict[str, tuple[str, str, Callable[[int], str]]] = {
     "event text": ("cards/events.yaml", "highest filled data port.",
                    lambda n: f"highest occupied data port, {_word(n)}."),
@@ -182,6 +182,7 @@ def main() -> None:
                   + (" | forms drawn again: " + ", ".join(
                       f"{o} {d} of {t}" for o, (d, t) in sorted(forms.items())) if forms
                      else ""))
+
 
 if __name__ == "__main__":
     main()
