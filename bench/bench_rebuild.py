@@ -50,6 +50,7 @@ from eti_print.watch import rebuild  # noqa: E402
 
 PARTS = ("cards", "templates", "fonts", "pack.yaml")
 
+
 def _word(n: int) -> str:
     """A word of letters for ``n`` (digits in a card's text are checked against its rules)."""
     word = ""
