@@ -84,7 +84,7 @@ def _scale(m: Matrix) -> float:
 
 
 def _rgb(op: str, operands: list) -> tuple[float, float, float] | None:
-    values = [float(v) for v in operands if not isinstance(v, pikepdf.Name)]
+    values = [float(v) for v in operands if not isinstance(v, (str, pikepdf.Name))]
     if op == "g":
         return (values[0],) * 3
     if op == "rg":
@@ -104,10 +104,31 @@ TEXT_OPERATORS = "q Q cm g rg k sc scn BT Tf TL Tm Td TD T* Tj TJ ' \" Do"
 STROKE_OPERATORS = "q Q cm w m l c v y re h S s B B* b b* f F f* n W W* Do"
 
 
-def _operations(stream: pikepdf.Object, operators: str = "") -> list[tuple[str, list]]:
+#: Parsed content streams by their bytes, for every PDF this process reads: the builds
+#: of one pack in several modes draw the same card faces into forms alike.
+_PARSED: dict[tuple[bytes, str], tuple[tuple[str, list], ...]] = {}
+
+
+def _content_bytes(obj: pikepdf.Object) -> bytes:
+    """What a form or a page draws: its content stream's bytes (a page's, joined)."""
+    if isinstance(obj, pikepdf.Stream):
+        return obj.read_bytes()
+    contents = obj.get("/Contents")
+    if contents is None:
+        return b""
+    if isinstance(contents, pikepdf.Array):
+        return b"\n".join(part.read_bytes() for part in contents)
+    return contents.read_bytes()
+
+
+def _operations(stream: pikepdf.Object, operators: str = "") -> tuple[tuple[str, list], ...]:
     """A content stream's operators (only ``operators``, if given), each with its operands
     as Python values: numbers as floats, a shown string (Tj, TJ, ', ") as its latin-1
-    text; names stay pikepdf's."""
+    text, a name as its text (``/F1``)."""
+    key = (_content_bytes(stream), operators)
+    kept = _PARSED.get(key)
+    if kept is not None:
+        return kept
     found = []
     for operands, operator in pikepdf.parse_content_stream(stream, operators):
         op = str(operator)
@@ -116,9 +137,13 @@ def _operations(stream: pikepdf.Object, operators: str = "") -> list[tuple[str, 
             parts = [a for a in arg if isinstance(a, pikepdf.String)] if op == "TJ" else [arg]
             values: list = ["".join(bytes(p).decode("latin-1") for p in parts)]
         else:
-            values = [float(v) if isinstance(v, (int, Decimal)) else v for v in operands]
+            values = [float(v) if isinstance(v, (int, Decimal)) else
+                      str(v) if isinstance(v, pikepdf.Name) else v for v in operands]
         found.append((op, values))
-    return found
+    if len(_PARSED) >= 4096:
+        _PARSED.clear()
+    _PARSED[key] = kept = tuple(found)
+    return kept
 
 
 class _Reader:
@@ -128,11 +153,11 @@ class _Reader:
         self.texts: list[TextRun] = []
         self.strokes: list[Stroke] = []
         #: each form's operations, parsed once however often it is drawn
-        self._parsed: dict[tuple[int, int], list[tuple[str, list]]] = {}
+        self._parsed: dict[tuple[int, int], tuple[tuple[str, list], ...]] = {}
         self.fills: list[Box] = []          # every filled ``re`` rectangle
         self.forms: list[Box] = []          # every form's bounding box, where it is drawn
 
-    def operations(self, stream: pikepdf.Object) -> list[tuple[str, list]]:
+    def operations(self, stream: pikepdf.Object) -> tuple[tuple[str, list], ...]:
         key = stream.objgen
         if key == (0, 0):                     # a direct object (a page): read once anyway
             return _operations(stream, self.operators)
