@@ -65,7 +65,7 @@ def pytest_collection_modifyitems(config, items):
 #: a test leaves alive is frozen when it ends (``gc.freeze``: the collector passes it
 #: by), so a collection walks only what the running test made; every ``_THAW_EVERY``
 #: tests the frozen objects are collected once, so a cycle a test left is still freed.
-_THAW_EVERY = 400
+_THAW_EVERY = 1000
 _FINISHED = [0]
 
 
