@@ -121,10 +121,25 @@ def _content_bytes(obj: pikepdf.Object) -> bytes:
     return contents.read_bytes()
 
 
+def _plain(value: object) -> object:
+    """An operand as a Python value that holds nothing of its PDF (kept past its closing):
+    a number as a float, a name as its text, an array as a list; anything else (a
+    dictionary, an inline image), which no walk reads, as its repr."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, (int, Decimal)):
+        return float(value)
+    if isinstance(value, pikepdf.Name):
+        return str(value)
+    if isinstance(value, pikepdf.Array):
+        return [_plain(item) for item in value]
+    return repr(value)
+
+
 def _operations(stream: pikepdf.Object, operators: str = "") -> tuple[tuple[str, list], ...]:
     """A content stream's operators (only ``operators``, if given), each with its operands
     as Python values: numbers as floats, a shown string (Tj, TJ, ', ") as its latin-1
-    text, a name as its text (``/F1``)."""
+    text, the rest as ``_plain`` gives them."""
     key = (_content_bytes(stream), operators)
     kept = _PARSED.get(key)
     if kept is not None:
@@ -137,8 +152,7 @@ def _operations(stream: pikepdf.Object, operators: str = "") -> tuple[tuple[str,
             parts = [a for a in arg if isinstance(a, pikepdf.String)] if op == "TJ" else [arg]
             values: list = ["".join(bytes(p).decode("latin-1") for p in parts)]
         else:
-            values = [float(v) if isinstance(v, (int, Decimal)) else
-                      str(v) if isinstance(v, pikepdf.Name) else v for v in operands]
+            values = [_plain(v) for v in operands]
         found.append((op, values))
     if len(_PARSED) >= 4096:
         _PARSED.clear()
