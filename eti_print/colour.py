@@ -56,6 +56,11 @@ def ink_on(colour: Any) -> str:
     return readable(colour, NAVY, CREAM)
 
 
+def blend(a: Any, b: Any, amount: float) -> tuple[float, float, float]:
+    """``a`` moved ``amount`` (0..1) of the way to ``b``, as (r, g, b) in 0..1."""
+    return tuple(x + (y - x) * amount for x, y in zip(rgb(a), rgb(b)))  # type: ignore[return-value]
+
+
 def mix(a: Any, b: Any, amount: float) -> str:
-    """``a`` moved ``amount`` (0..1) of the way to ``b``, as ``#RRGGBB``."""
-    return to_hex([x + (y - x) * amount for x, y in zip(rgb(a), rgb(b))])
+    """``blend``, as ``#RRGGBB``."""
+    return to_hex(blend(a, b, amount))

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from reportlab.lib.colors import Color, HexColor
 from reportlab.platypus.flowables import Flowable
 
+from ...colour import WHITE, blend
 from ...render.document import EMPTY, Builder, Custom, ElementSpec, Node
 from . import engine
 from .booklet import card_label
@@ -35,12 +36,6 @@ GOLD = HexColor("#C9A227")
 RUST = HexColor("#A8322A")
 GREY = HexColor("#5A5F67")
 CARD_BLUE = HexColor("#1F3A5F")
-
-
-def _mix(colour: Color, white: float) -> Color:
-    """``colour`` mixed with ``white`` parts of white (0 to 1)."""
-    return Color(colour.red + (1 - colour.red) * white, colour.green + (1 - colour.green) * white,
-                 colour.blue + (1 - colour.blue) * white)
 
 
 # ---------------------------------------------------------------------------
@@ -157,7 +152,7 @@ class CardRow(Flowable):
         w, h = self.cw, self.ch
 
         def ink(colour: Color) -> Color:
-            return _mix(colour, 0.62) if faded else colour
+            return Color(*blend(colour, WHITE, 0.62)) if faded else colour
         c.saveState()
         if i + 1 in self.highlight:
             c.setFillColor(GOLD)
