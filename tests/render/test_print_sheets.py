@@ -242,17 +242,43 @@ def _impose(decks: list[Deck], spec: SheetSpec) -> bytes:
     return data
 
 
-def _box(image, colour: Color, scale: float) -> tuple[float, float, float, float] | None:
-    """The bounding box (points, page coordinates) of the pixels of ``colour``."""
+#: The coarse raster a colour is first looked for in: every ``_COARSE``-th pixel.
+_COARSE = 8
+
+
+def _mask_box(image, want: tuple[int, int, int]) -> tuple[int, int, int, int] | None:
+    """The pixel bounding box of the pixels within 2 levels of ``want``."""
     from PIL import Image, ImageChops
-    want = tuple(round(v * 255) for v in colour.rgb())
     mask = ImageChops.difference(image, Image.new("RGB", image.size, want)).convert("L")
-    box = mask.point(lambda v: 255 if v <= 2 else 0).getbbox()
-    if box is None:
+    return mask.point(lambda v: 255 if v <= 2 else 0).getbbox()
+
+
+def _box(image, coarse, colour: Color, scale: float) -> tuple[float, float, float, float] | None:
+    """The bounding box (points, page coordinates) of the pixels of ``colour``: found
+    first in ``coarse`` (``_sampled(image)``), then to the pixel in ``image`` around it.
+    A true edge lies within one coarse pixel outside the coarse box (the first sample
+    inside is less than a coarse pixel past it); the window takes two."""
+    want = tuple(round(v * 255) for v in colour.rgb())
+    near = _mask_box(coarse, want)
+    if near is None:
         return None
-    left, upper, right, lower = box
+    sx, sy = image.width / coarse.width, image.height / coarse.height
+    window = (max(0, math.floor((near[0] - 2) * sx)), max(0, math.floor((near[1] - 2) * sy)),
+              min(image.width, math.ceil((near[2] + 2) * sx)),
+              min(image.height, math.ceil((near[3] + 2) * sy)))
+    found = _mask_box(image.crop(window), want)
+    if found is None:
+        return None
+    left, upper = found[0] + window[0], found[1] + window[1]
+    right, lower = found[2] + window[0], found[3] + window[1]
     h = image.height
     return (left / scale, (h - lower) / scale, right / scale, (h - upper) / scale)
+
+
+def _sampled(image):
+    """Every ``_COARSE``-th pixel of ``image``, colours exact (nearest neighbour)."""
+    from PIL import Image
+    return image.resize((image.width // _COARSE, image.height // _COARSE), Image.NEAREST)
 
 
 def _registration(paper: str, duplex: str) -> list[float]:
@@ -277,9 +303,10 @@ def _registration(paper: str, duplex: str) -> list[float]:
         back = front if duplex == "fold" else pages[d * per_deck + 1]
         # glue: the back sheet turned over on its long edge; fold: the page folded
         turned = ImageOps.mirror(back) if spec.mirror_axis == "x" else ImageOps.flip(back)
+        front_coarse, turned_coarse = _sampled(front), _sampled(turned)
         for i in range(len(deck.cards)):
-            f = _box(front, _colour(d, i, 0), scale)
-            b = _box(turned, _colour(d, i, 1), scale)
+            f = _box(front, front_coarse, _colour(d, i, 0), scale)
+            b = _box(turned, turned_coarse, _colour(d, i, 1), scale)
             assert f is not None and b is not None, (deck.id, i)
             # mirrored raster: the box's edges, in the mirrored page's coordinates
             errors.append(max(abs(p - q) for p, q in zip(f, b)) / mm(1))
