@@ -1,12 +1,12 @@
 """Drawing fitted text on a reportlab canvas.
 
-A text block is one reportlab text object.  Its pieces in TrueType fonts (every pack
-font) are written as the text object's ``setFont``, ``setTextOrigin`` and ``textOut``
-would write them, without their per-call bookkeeping (a font look-up per call, the
-string's width, the object's state saved and restored): the same font calls in the same
-order (``splitString`` gives each new character its subset code, ``getSubsetInternalName``
-names a subset on first use), and the same operators, byte for byte.  Any other font
-goes through the text object's own calls.
+A text block is one reportlab text object.  Its pieces (in TrueType fonts: ``fit`` sets
+text in nothing else) are written as the text object's ``setFont``, ``setTextOrigin`` and
+``textOut`` would write them, without their per-call bookkeeping (a font look-up per
+call, the string's width, the object's state saved and restored): the same font calls in
+the same order (``splitString`` gives each new character its subset code,
+``getSubsetInternalName`` names a subset on first use), and the same operators, byte for
+byte.
 """
 
 from __future__ import annotations
@@ -46,12 +46,6 @@ def draw(canvas: Any, fitted: Fitted, x: float, y: float) -> None:
                 current = p.font
                 font = pdfmetrics.getFont(current)
                 subset_now = -1
-                if not font._dynamicFont:
-                    tx.setFont(current, fitted.size, fitted.leading)
-            if not font._dynamicFont:
-                tx.setTextOrigin(x + p.x, base)
-                tx.textOut(p.text)
-                continue
             code.append(origin.format(fp_str(x + p.x, base)))
             shown = []
             for subset, text in font.splitString(p.text, doc):
