@@ -15,8 +15,9 @@ runs cProfile on one rebuild of that scenario and prints the top functions
 (profile before optimising).
 
 With each scenario it prints, per re-imposed PDF, how many of its forms were drawn
-again (the most in any rebuild); the rest came from the records of the last drawing
-(``render/replay.py``).
+again (the most in any rebuild), and per document how many of its pages; the rest came
+from the records of the last drawing (``render/replay.py``).  A PDF drawn in a forked
+worker reports neither.
 
 Watch's debounce (the wait for an editor to finish saving) is not included.
 Besides wall-clock time it prints the CPU seconds spent in this process and
@@ -153,7 +154,7 @@ def main() -> None:
             text = target.read_text(encoding="utf-8")
             assert old in text, f"{old!r} not in {path}"
             times: dict[str, list[float]] = {"edit": [], "undo": []}
-            cpus, rendered, decks, forms = [], set(), set(), {}
+            cpus, rendered, decks, forms, pages = [], set(), set(), {}, {}
             for i in range(args.repeat * 2):
                 kind = "undo" if i % 2 else "edit"
                 target.write_text(text if i % 2 else text.replace(old, new(i // 2 + 1), 1),
@@ -169,6 +170,8 @@ def main() -> None:
                 decks.update(cache.stats.decks_resolved)
                 for output, (drawn, total) in cache.stats.forms_drawn.items():
                     forms[output] = max(forms.get(output, (0, total)), (drawn, total))
+                for output, (drawn, total) in cache.stats.pages_drawn.items():
+                    pages[output] = max(pages.get(output, (0, total)), (drawn, total))
             target.write_text(text, encoding="utf-8")
             own = statistics.median(c[0] for c in cpus)
             workers = statistics.median(c[1] for c in cpus)
@@ -182,6 +185,9 @@ def main() -> None:
                   + (f" (decks: {', '.join(sorted(decks))})" if decks else "")
                   + (" | forms drawn again: " + ", ".join(
                       f"{o} {d} of {t}" for o, (d, t) in sorted(forms.items())) if forms
+                     else "")
+                  + (" | pages drawn again: " + ", ".join(
+                      f"{o} {d} of {t}" for o, (d, t) in sorted(pages.items())) if pages
                      else ""))
 
 

@@ -129,6 +129,13 @@ class CacheStats:
         all); the rest came from the records of its last drawing (``render.replay``)."""
         return {name: r.counts for name, r in self.records.items() if r.counts is not None}
 
+    @property
+    def pages_drawn(self) -> dict[str, tuple[int, int]]:
+        """Each document drawn through records this build: its pages (drawn afresh, in
+        all); the rest came from the records of its last drawing (``render.replay``)."""
+        return {name: r.page_counts for name, r in self.records.items()
+                if r.page_counts is not None}
+
 
 class BuildCache:
     """Everything one process keeps between builds of one pack (see the module doc)."""

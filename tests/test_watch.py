@@ -215,9 +215,12 @@ def test_a_one_card_edit_resolves_only_its_deck(warm):
     # come from the records of the last drawing (render/replay.py)
     drawn, forms = cache.stats.forms_drawn["eti-cards.pdf"]
     assert drawn == 1 and forms > 100
-    # the rules reference, whose event table shows the card, draws none of its art again
+    # the rules reference, whose event table shows the card, draws none of its art again,
+    # and of its pages only the table's and the contents (whose links are drawn each time)
     drawn, forms = cache.stats.forms_drawn["eti-rules-reference.pdf"]
     assert drawn == 0 and forms > 20
+    drawn, pages = cache.stats.pages_drawn["eti-rules-reference.pdf"]
+    assert drawn <= 3 and pages == 27
 
 
 def test_a_layout_edit_redraws_only_the_forms_of_the_faces_it_changes(warm):
@@ -360,6 +363,26 @@ def test_cached_rebuilds_are_byte_identical_to_fresh_builds(pack_copy, tmp_path,
         for name in fresh:
             assert cached[name] == fresh[name], f"{name} is stale after editing {path}"
         assert report.rendered, path
+
+
+def test_booklet_pages_drawn_from_their_records_are_a_fresh_builds_bytes(pack_copy, tmp_path):
+    """Imposed, a document's pages are forms: after a one-event edit they come from the
+    records of the last drawing but the one that shows the event, byte for byte what a
+    build without a cache makes."""
+    from eti_print.pipeline import build
+    options = PrintOptions(booklet=True)
+    cache = BuildCache(workers=1)
+    out = tmp_path / "out"
+    assert rebuild(str(pack_copy), out, options, cache).ok
+    path, old, new = EDITS[0]
+    edit(pack_copy / path, old, new)
+    assert rebuild(str(pack_copy), out, options, cache).ok
+    drawn, pages = cache.stats.pages_drawn["eti-rules-reference.pdf"]
+    assert drawn <= 2 and pages == 27
+    build(str(pack_copy), tmp_path / "fresh", options, cache=None)
+    cached, fresh = _digests(out), _digests(tmp_path / "fresh")
+    assert {n: d for n, d in cached.items() if n.endswith(".pdf")} == \
+        {n: d for n, d in fresh.items() if n.endswith(".pdf")}
 
 
 def test_ink_saver_watch_writes_variants(pack_copy, tmp_path):

@@ -209,3 +209,115 @@ def test_a_document_saved_without_records_keeps_nothing_in_anothers(font):
     done.start()
     done.join()
     assert records.deflated == kept
+
+
+# -- pages -------------------------------------------------------------------------------
+
+
+def pages_document(font: str, pages: list[list[str]], records: Records | None) -> bytes:
+    """A PDF of ``pages``, each the words given, one under the other; a word ``*NAME``
+    places the form of a mark named NAME, defined on its first use (mid-page, as a
+    document's icons are).  Through ``records``, every page and mark goes through one
+    ``FormReplay`` (pages keyed by their words); without, reportlab draws them."""
+    canvas = new_canvas((300, 300), font, DocInfo("pages"))
+    names: dict[str, str] = {}
+    replay = None
+
+    def mark(label: str) -> str:
+        if label not in names:
+            name = names[label] = f"mark{len(names)}"
+
+            def paint() -> None:
+                canvas.rect(0, 0, 10, 10, fill=1)
+                _text(canvas, font, label)
+            if replay is None:
+                canvas.beginForm(name, 0, 0, 60, 20)
+                paint()
+                canvas.endForm()
+            else:
+                replay.form(("mark", label), name, (0, 0, 60, 20), paint, remake=(label,))
+        return names[label]
+
+    if records is not None:
+        replay = FormReplay(canvas, records, (), lambda name: next(
+            (label for label, n in names.items() if n == name), None), mark)
+    for words in pages:
+        def paint(words: list[str] = words) -> None:
+            for n, word in enumerate(words):
+                canvas.saveState()
+                canvas.translate(10, 250 - 30 * n)
+                if word.startswith("*"):
+                    canvas.doForm(mark(word[1:]))
+                else:
+                    _text(canvas, font, word)
+                canvas.restoreState()
+        if replay is None:
+            paint()
+        else:
+            replay.page(replay.keys("page", words), paint)
+        canvas.showPage()
+    if replay is not None:
+        replay.finish()
+    return canvas.getpdfdata()
+
+
+def test_pages_drawn_again_from_their_records_are_the_same_bytes(font):
+    records = Records()
+    pages = [["Über", "*star"], ["Café", "*star", "*moon"], ["Naïve"]]
+    direct = pages_document(font, pages, None)
+    assert pages_document(font, pages, records) == direct
+    assert records.page_counts == (3, 3)
+    assert pages_document(font, pages, records) == direct
+    assert records.page_counts == (0, 3) and records.counts == (0, 2)
+
+
+def test_a_replayed_page_defines_again_the_forms_it_first_defined(font):
+    """A page recorded while it defined a mark's form first is replayed after an edit
+    that leaves it the first user: the form is defined again, under the same name."""
+    records = Records()
+    pages_document(font, [["Uber", "*star"], ["Café", "*moon"], ["*star", "*moon"]], records)
+    edited = [["Over", "*star"], ["Café", "*moon"], ["*star", "*moon"]]
+    assert pages_document(font, edited, records) == pages_document(font, edited, None)
+    assert records.page_counts == (1, 3)           # the first page only
+    moved = [["*moon"], ["Café", "*star"], ["*star", "*moon"]]
+    assert pages_document(font, moved, records) == pages_document(font, moved, None)
+    # the marks are named in another order: every page that places one is drawn again
+    assert records.page_counts == (3, 3)
+
+
+def test_a_page_whose_text_is_coded_otherwise_is_drawn_again(font):
+    records = Records()
+    pages_document(font, [["Über"], ["Café"]], records)
+    first = [["Élan Über"], ["Café"]]            # É comes first: Café's é moves
+    assert pages_document(font, first, records) == pages_document(font, first, None)
+    assert records.page_counts == (2, 2)
+
+
+def test_keys_follow_values_not_how_the_values_share_objects():
+    from eti_print.render.replay import Keys
+    keys = Keys()
+    word = "".join(["rig", "ht"])                  # equal to "right", another object
+    shared = [("right", "right"), {"a": 1.5}]
+    apart = [("right", word), {"a": 1.5}]
+    assert shared[0][0] is shared[0][1] and apart[0][0] is not apart[0][1]
+    assert keys(shared) == keys(apart) is not None
+    assert keys([("right", "left"), {"a": 1.5}]) != keys(shared)
+    assert keys([("right", "right"), {"a": 1.25}]) != keys(shared)
+
+    def local() -> None:
+        pass
+    assert keys(shared, local) is None             # a function no module names: no key
+    held: list = []
+    held.append(held)
+    assert keys(held) is None                      # a part that holds itself: no key
+
+
+def test_a_page_placing_a_form_no_longer_defined_before_it_defines_none_of_its_own(font):
+    """Recorded, the second page placed a mark the first page defined, and defined a mark
+    of its own.  Once the first page no longer defines it, replaying the second page
+    must not define its own mark first: drawn afresh, it defines the other one first."""
+    records = Records()
+    pages_document(font, [["*sun"], ["*sun", "*star"]], records)
+    edited = [["Plain"], ["*sun", "*star"]]
+    assert pages_document(font, edited, records) == pages_document(font, edited, None)
+    assert records.page_counts == (2, 2)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -15,6 +15,7 @@ from reportlab.platypus.tables import TableStyle
 from ...errors import InputError, Problem
 from ...text import Run, TextStyle
 from ...units import to_points
+from ..replay import keyed
 from .blocks import CoverPage, DocTable, Stack
 from .elements import NODE_KINDS, PARAGRAPH_STYLES, SIDES, SPECS, Custom, Node
 from .flowables import _EPS, ArtBlock, Gap, Heading, PageBreak, RichText, TocLine, Where
@@ -32,6 +33,28 @@ def _colour(value: str, where: Builder, node: Node, attr: str) -> Color:
         raise where.error(node, f"<{node.tag} {attr}=..> must be a colour #RRGGBB "
                           f"(got {value!r})")
     return HexColor(value)
+
+
+@dataclass(frozen=True)
+class Bullet:
+    """A list item's mark: its ``label`` (an ordered list's number) in the theme's alert
+    colour, or a small square in its rule colour."""
+
+    label: str
+    theme: Theme
+
+    def __call__(self, canvas: Any, x: float, baseline: float, flow: RichText) -> None:
+        t = self.theme
+        canvas.saveState()
+        if self.label:
+            canvas.setFillColor(t.alert)
+            canvas.setFont(t.heading.regular, flow.style.size)
+            canvas.drawString(x, baseline, self.label)
+        else:
+            canvas.setFillColor(t.rule)
+            s = flow.style.size * 0.36
+            canvas.rect(x + 2, baseline + flow.style.size * 0.22, s, s, stroke=0, fill=1)
+        canvas.restoreState()
 
 
 class Builder:
@@ -246,26 +269,11 @@ class Builder:
         for i, li in enumerate(node.children):
             label = li.attrs.get("label", f"{start + i}" if ordered else "")
             out.append(self.text(li, t.style(color=self.ink), indent=indent,
-                                 bullet=self._bullet(label), space_after=2.2))
+                                 bullet=Bullet(label, self.theme),
+                                 space_after=2.2))
         if out:
             out[-1].spaceAfter = 6.0
         return out
-
-    def _bullet(self, label: str) -> Callable[[Any, float, float, RichText], None]:
-        t = self.theme
-
-        def draw(canvas: Any, x: float, baseline: float, flow: RichText) -> None:
-            canvas.saveState()
-            if label:
-                canvas.setFillColor(t.alert)
-                canvas.setFont(t.heading.regular, flow.style.size)
-                canvas.drawString(x, baseline, label)
-            else:
-                canvas.setFillColor(t.rule)
-                s = flow.style.size * 0.36
-                canvas.rect(x + 2, baseline + flow.style.size * 0.22, s, s, stroke=0, fill=1)
-            canvas.restoreState()
-        return draw
 
     def panel(self, node: Node) -> Flowable:
         t = self.theme
@@ -461,3 +469,8 @@ def build(markup: str, theme: Theme, icons: Any, *, where: str | None = None,
                       custom, where, locate, str(markup))
     flowables = builder.document(root)
     return Document(root, builder, flowables)
+
+
+# A flowable reads its builder only while it is built and wrapped (where its text came
+# from), never when drawn: a page's record (render.replay) does not depend on it.
+keyed(Builder, "builder")

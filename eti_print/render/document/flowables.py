@@ -14,6 +14,8 @@ from reportlab.platypus.flowables import Flowable
 from ...errors import InputError, Problem
 from ...text import Fitted, Line, Run, TextStyle, fit, font_metrics
 from ...text import draw as draw_text
+from ...text.fitting import Piece
+from ..replay import keyed
 from .locate import _Source
 
 BIG = 100_000.0
@@ -172,6 +174,18 @@ class RichText(Flowable, _Located):
             self.bullet(self.canv, 0, h + self._lines[0].baseline, self)
 
 
+    def _drawn_from(self) -> tuple:
+        """What drawing reads (``render.replay`` keys a page by it): the lines as fitted,
+        and all else of the fitted text, the box, the bullet and its size."""
+        f = self._fitted
+        fitted = None if f is None else (f.size, f.leading, f.width, f.style, f.icons,
+                                          f.cap_height, f.icon_size)
+        lines = tuple((tuple(tuple(getattr(p, f) for f in _PIECE) for p in ln.pieces),
+                       *(getattr(ln, f) for f in _LINE)) for ln in self._lines or ())
+        return (self.indent, self.width, self.height, lines, fitted, self.bullet,
+                self.style.size, vars(self).get("hAlign"))
+
+
 class Heading(RichText):
     """A heading: kept with what follows, recorded for the outline and contents."""
 
@@ -213,6 +227,23 @@ class Heading(RichText):
                 self.canv.restoreState()
         else:
             super().draw()
+
+
+    def _drawn_from(self) -> tuple:
+        return (super()._drawn_from(), self.rule)
+
+
+#: Every field of a line and of a piece, as a key writes them.
+_PIECE = Piece.__slots__
+_LINE = tuple(f for f in Line.__slots__ if f != "pieces")
+
+
+# How a page's record is keyed (render.replay): a flowable by what its drawing reads; where
+# it came from is never drawn; a text style once per drawing.
+keyed(RichText, RichText._drawn_from)
+keyed(Heading, Heading._drawn_from)
+keyed(Where, "where")
+keyed(TextStyle)
 
 
 class ArtBlock(Flowable, _Located):

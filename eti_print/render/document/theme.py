@@ -9,7 +9,7 @@ from reportlab.lib.colors import Color, HexColor
 
 from ...fonts import Family
 from ...text import TextStyle
-from ..replay import define
+from ..replay import define, keyed
 
 #: Every style a theme made, one object per distinct value in the process: text set once
 #: (``flowables.RichText``) is found again by its style's identity, which costs nothing
@@ -78,6 +78,12 @@ class FormIcons:
         #: Per canvas, the ``render.replay.FormReplay`` its forms are drawn through
         #: (``replay_on``), else drawn afresh.
         self._replays: dict[int, Any] = {}
+        #: Per canvas, what each form name shows: (art id, colour).
+        self._meanings: dict[tuple[int, str], tuple[str, str]] = {}
+
+    def meaning(self, canvas: Any, name: str) -> tuple[str, str] | None:
+        """What form ``name`` on ``canvas`` shows (None: not one of these forms)."""
+        return self._meanings.get((id(canvas), name))
 
     def replay_on(self, canvas: Any, replay: Any) -> None:
         """Draw this library's forms on ``canvas`` through ``replay`` (None: no longer)."""
@@ -89,21 +95,37 @@ class FormIcons:
     def get(self, art_id: str, *args: Any, **kwargs: Any) -> Any:
         return self.art.get(art_id, *args, **kwargs)
 
-    def draw(self, canvas: Any, art_id: str, x: float, y: float, width: float, height: float,
-             color: Any = None) -> None:
-        drawing = self.art.get(art_id)
-        dw, dh = float(drawing.width), float(drawing.height)
+    def form(self, canvas: Any, art_id: str, color: Any = None) -> str:
+        """The name of the form of ``art_id`` in ``color`` on ``canvas``, defined there on
+        first use (through the canvas's replay, if it has one)."""
         key = (id(canvas), art_id, "" if color is None else
                (color if isinstance(color, str) else color.hexval()))
         name = self._names.get(key)
         if name is None:
             name = f"icon{len(self._names)}"
+            self._meanings[(id(canvas), name)] = key[1:]
+            drawing = self.art.get(art_id)
+            dw, dh = float(drawing.width), float(drawing.height)
             define(canvas, self._replays.get(id(canvas)), ("icon",) + key[1:], name,
-                   (0, 0, dw, dh), lambda: self.art.draw(canvas, art_id, 0, 0, dw, dh, color))
+                   (0, 0, dw, dh), lambda: self.art.draw(canvas, art_id, 0, 0, dw, dh, color),
+                   remake=(art_id, color))
             self._names[key] = name
+        return name
+
+    def draw(self, canvas: Any, art_id: str, x: float, y: float, width: float, height: float,
+             color: Any = None) -> None:
+        drawing = self.art.get(art_id)
+        dw, dh = float(drawing.width), float(drawing.height)
+        name = self.form(canvas, art_id, color)
         scale = min(width / dw, height / dh)
         canvas.saveState()
         canvas.translate(x + (width - dw * scale) / 2, y + (height - dh * scale) / 2)
         canvas.scale(scale, scale)
         canvas.doForm(name)
         canvas.restoreState()
+
+
+# A page's record (render.replay) holds only in the world it was made in: its art
+# library's content and its theme (write.py), so a page is keyed without them.
+keyed(FormIcons, "icons")
+keyed(Theme, "theme")

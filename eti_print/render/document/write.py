@@ -13,7 +13,7 @@ from ...imposition_booklet import sheet_sides, two_up
 from ...pdfwriter import DocInfo, new_canvas
 from ...sheets import ScaleCheck
 from ...units import mm
-from ..replay import FormReplay, Records, art_key
+from ..replay import FormReplay, Keys, Records, art_key, define
 from ..scale import CLEAR, Footprint, draw_scale_check, find_spot
 from .blocks import CoverPage
 from .builder import build
@@ -67,15 +67,34 @@ def _decorate(c: Canvas, page: Page, theme: Theme, header: str) -> None:
 
 
 def _draw_page(c: Canvas, page: Page, theme: Theme, header: str,
-               scale: ScaleCheck | None = None) -> None:
+               scale: ScaleCheck | None = None, replay: FormReplay | None = None,
+               form: str | None = None) -> None:
+    """Draw ``page`` (into form ``form``, if named), through ``replay`` if given: from
+    the record of its last drawing where that still holds (``render.replay``), keyed by
+    everything drawing it reads (the theme is in the records' world)."""
     check = _scale_check(page, theme, scale) if scale is not None and page.number == 1 \
         else None
-    _decorate(c, page, theme, header)
-    for f, x, y in page.items:
-        f.drawOn(c, x, y)
-    if check is not None and scale is not None:
-        spot, ink = check
-        draw_scale_check(c, scale, *spot, theme.body.regular, theme.body.bold, ink=ink)
+
+    def paint() -> None:
+        _decorate(c, page, theme, header)
+        for f, x, y in page.items:
+            f.drawOn(c, x, y)
+        if check is not None and scale is not None:
+            spot, ink = check
+            draw_scale_check(c, scale, *spot, theme.body.regular, theme.body.bold, ink=ink)
+    key = None if replay is None else replay.keys(
+        "page", page.number, page.cover, page.section, header, check and scale, check,
+        page.items)
+    if form is not None:
+        bbox = (0, 0, *theme.page)
+        if key is None:
+            define(c, None, None, form, bbox, paint)
+        else:
+            replay.form(("page", key), form, bbox, paint, page=True)
+    elif replay is None:
+        paint()
+    else:
+        replay.page(None if key is None else ("page", key), paint)
 
 
 def _scale_check(page: Page, theme: Theme, scale: ScaleCheck
@@ -122,10 +141,14 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
                    duplex=booklet[1] if booklet is not None else "none")
     replay = None
     if icons is not None and records is not None:
-        replay = FormReplay(c, records, (art_key(icons.art),), lambda name: None)
+        # the theme pins every page (a theme that cannot be keyed, none: each is drawn)
+        theme_key = Keys()(vars(theme))
+        replay = FormReplay(c, records, (art_key(icons.art), theme_key),
+                            lambda name: icons.meaning(c, name),
+                            lambda art_id, color: icons.form(c, art_id, color))
         icons.replay_on(c, replay)
     try:
-        sides = _write_pages(c, pages, theme, header, booklet, scale)
+        sides = _write_pages(c, pages, theme, header, booklet, scale, replay)
     finally:
         if icons is not None:
             icons.replay_on(c, None)
@@ -136,11 +159,11 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
 
 def _write_pages(c: Canvas, pages: list[Page], theme: Theme, header: str,
                  booklet: tuple[tuple[float, float], str] | None,
-                 scale: ScaleCheck | None) -> int | None:
+                 scale: ScaleCheck | None, replay: FormReplay | None) -> int | None:
     outline: list[tuple[Heading, str]] = []
     if booklet is None:
         for page in pages:
-            _draw_page(c, page, theme, header, scale)
+            _draw_page(c, page, theme, header, scale, replay)
             for h, top in page.anchors:
                 if h.level <= 2 and h.key:
                     c.bookmarkHorizontal(h.key, 0, top + 4)
@@ -150,9 +173,7 @@ def _write_pages(c: Canvas, pages: list[Page], theme: Theme, header: str,
     else:
         sheet, duplex = booklet
         for page in pages:
-            c.beginForm(f"page{page.number}", 0, 0, *theme.page)
-            _draw_page(c, page, theme, header, scale)
-            c.endForm()
+            _draw_page(c, page, theme, header, scale, replay, form=f"page{page.number}")
         left_at, right_at = two_up(sheet, theme.page)
         by_number = {p.number: p for p in pages}
         order = sheet_sides(len(pages), duplex)
