@@ -32,6 +32,8 @@ import hashlib
 import os
 import stat
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
 
 from .errors import InputError, Problem
@@ -158,10 +160,42 @@ def is_file(path: Path) -> bool:
         return False
 
 
+#: Inside ``digests_kept``: each file's digest as first worked out, by path and cap.
+_KEPT: ContextVar[dict[tuple[str, int], bytes] | None] = ContextVar("eti_print_digests",
+                                                                    default=None)
+
+
+@contextmanager
+def digests_kept() -> Iterator[None]:
+    """Within the block (one build: the resources' key, the global key and the
+    manifest's data hash all read the fonts), each file is digested once; the first
+    digest stands for the block.  Nested blocks share the outer one's."""
+    if _KEPT.get() is not None:
+        yield
+        return
+    token = _KEPT.set({})
+    try:
+        yield
+    finally:
+        _KEPT.reset(token)
+
+
 def digest(path: Path, cap: int) -> bytes:
     """A content key of the file at ``path`` for caches, never reading more than ``cap``
     bytes: the SHA-256 of a regular file up to ``cap``; its size and change time for a
-    larger one; a marker for anything that is not a regular file."""
+    larger one; a marker for anything that is not a regular file.  Inside
+    ``digests_kept``, worked out once per file."""
+    kept = _KEPT.get()
+    if kept is None:
+        return _digest(path, cap)
+    key = (os.fspath(path), cap)
+    found = kept.get(key)
+    if found is None:
+        found = kept[key] = _digest(path, cap)
+    return found
+
+
+def _digest(path: Path, cap: int) -> bytes:
     try:
         info = os.stat(path)
     except (OSError, RuntimeError, ValueError):

@@ -43,6 +43,15 @@ def data_hash(ds: Dataset) -> str:
     return h.hexdigest()
 
 
+def build_data_hash(ctx: Context) -> str:
+    """``data_hash`` of the build's pack, worked out once per build (``ctx.memo``): a
+    build through a cache works it out while a forked child renders."""
+    found = ctx.memo.get("data_sha256")
+    if found is None:
+        found = ctx.memo["data_sha256"] = data_hash(ctx.dataset)
+    return found
+
+
 def _regular_files(base: Path) -> list[Path]:
     """The regular files under ``base``, symlinks neither followed nor listed."""
     found = []
@@ -103,7 +112,7 @@ def manifest(ctx: Context, outputs: list[Output]) -> bytes:
         "pack": ctx.title,
         "slug": ctx.slug,
         "generator": f"eti-print {__version__}",
-        "data_sha256": data_hash(ctx.dataset),
+        "data_sha256": build_data_hash(ctx),
         "options": {"paper": o.paper, "duplex": o.duplex,
                     "back_offset_mm": list(o.back_offset),
                     "ink_saver": o.ink_saver, "booklet": o.booklet},

@@ -28,6 +28,7 @@ from . import diskcache, limits
 from .cache import BuildCache
 from .context import Context, Output, Progress
 from .errors import InputError, Problem, combine
+from .files import digests_kept
 from .options import PrintOptions, PrintRequest
 from .output import prepare_dir, source_date_epoch, write_set
 from .pack import Pack
@@ -256,6 +257,9 @@ def render(ctx: Context, progress: Progress = None) -> list[Output]:
             cache.summary(job, ctx, summarize)
         start(progress, len(found), "jobs")
         for job in found:
+            if cache.forked(job):      # while the child renders: the manifest's data hash
+                from .manifest import build_data_hash
+                build_data_hash(ctx)
             try:
                 outputs.extend(cache.render(job, ctx, progress))
             except InputError as exc:
@@ -435,7 +439,7 @@ def validate(pack_arg: str | None, cache: BuildCache | None = SHARED,
     if isinstance(found, str):
         return found
     cache = with_entries(cache, store)
-    with batch_gc():
+    with digests_kept(), batch_gc():
         summary = _validate(pack_arg, cache, verbose)
     _keep(store, key, pack_arg, summary, "validate", verbose)
     return summary
@@ -485,12 +489,13 @@ def build(pack_arg: str | None, out_dir: Path, options: PrintOptions | PrintRequ
     else:
         from .dataset import unlisted_note
         from .manifest import manifest, manifest_name
-        with batch_gc():
-            ctx = load_checked(pack_arg, options, cache)
-            loaded()
-            outputs = render(ctx, progress)
-        files = [(o.name, o.data) for o in outputs] + [(manifest_name(ctx),
-                                                         manifest(ctx, outputs))]
+        with digests_kept():
+            with batch_gc():
+                ctx = load_checked(pack_arg, options, cache)
+                loaded()
+                outputs = render(ctx, progress)
+            files = [(o.name, o.data) for o in outputs] + [(manifest_name(ctx),
+                                                             manifest(ctx, outputs))]
         lines = [ctx.options.describe()] if verbose else []
         for o in outputs:
             counts = ", ".join(f"{v} {k}" for k, v in o.counts.items())

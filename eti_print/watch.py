@@ -25,6 +25,7 @@ from typing import Any
 
 from .cache import BuildCache
 from .errors import EtiError, InputError
+from .files import digests_kept
 from .manifest import manifest_name
 from .options import PrintOptions, PrintRequest
 from .output import source_date_epoch
@@ -174,9 +175,10 @@ def rebuild(pack: str | None, out: Path, options: PrintOptions | PrintRequest, c
     changes = sorted(changes)
     try:
         source_date_epoch()
-        ctx = load_checked(pack, options, cache=cache)
-        outputs = render(ctx, progress)
-        written = write(Path(out), ctx, outputs, skip_unchanged=True)
+        with digests_kept():        # one build: each file of the pack digested once
+            ctx = load_checked(pack, options, cache=cache)
+            outputs = render(ctx, progress)
+            written = write(Path(out), ctx, outputs, skip_unchanged=True)
     except InputError as exc:
         return BuildReport(False, time.perf_counter() - started, changes,
                            problems=exc.lines(), error=exc)

@@ -103,3 +103,25 @@ def test_data_hash_never_reads_a_fifo_or_a_file_over_every_cap(pack_copy):
     with open(pack_copy / "templates/huge.bin", "r+b") as handle:
         handle.truncate(3 * 1024 ** 3 + 1)
     assert data_hash(ctx.dataset) != grown
+
+
+def test_within_one_build_each_file_is_digested_once(pack_copy):
+    """``files.digests_kept``: the resources' key, the global key and the data hash of one
+    build read each file once; the first digest stands for the build, and the next build
+    reads the file again."""
+    from eti_print.dataset import load_dataset
+    from eti_print.files import digests_kept
+    from eti_print.pack import Pack
+    ds = load_dataset(Pack.open(str(pack_copy)), checks=False)
+    before = data_hash(ds)
+    font = next((pack_copy / "fonts").glob("*.ttf"))
+    with digests_kept():
+        assert data_hash(ds) == before
+        font.write_bytes(font.read_bytes() + b"\0")       # changed while the build runs
+        assert data_hash(ds) == before
+        with digests_kept():                              # a nested block: the same one
+            assert data_hash(ds) == before
+    after = data_hash(ds)
+    assert after != before
+    with digests_kept():
+        assert data_hash(ds) == after

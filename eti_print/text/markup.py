@@ -275,6 +275,14 @@ class Tree:
         """The line where the element's tail (after its end) starts."""
         return self.line_at(_SPACE_RE.match(self.text, self._index[el][3]).end())
 
+    def source(self, el: etree._Element) -> str | None:
+        """The element as written, its start tag to its end tag; None where characters
+        the parser cannot take stand in the text for what was written."""
+        if self._back is not None:
+            return None
+        start, _, _, end = self._index[el]
+        return self.text[start:end]
+
     def restore(self, value: str) -> str:
         return value if self._back is None else value.translate(self._back)
 
@@ -316,13 +324,28 @@ def parse_tree(text: str, *, fragment: bool, position: Callable[[int], str],
 Fail = Callable[[etree._Element, str, str], Exception]
 
 
+#: The runs of inline markup, by the element as written (``Tree.source``): a document
+#: sets the same paragraphs build after build (``watch``), and an element's runs are a
+#: function of what is written between its tags.  Cleared when full.
+_INLINE: dict[str, tuple[Run, ...]] = {}
+_INLINE_MAX = 20_000
+
+
 def inline_runs(tree: Tree, el: etree._Element, fail_at: Fail) -> list[Run]:
     """The inline markup inside ``el`` as runs; ``fail_at(element, message, hint)``
     makes the exception raised for a problem with one of its elements.  (Plain
     functions, not nested ones: a recursive closure is a reference cycle, holding
     the parsed tree until the cyclic collector runs, which a build rests.)"""
+    source = tree.source(el)
+    known = _INLINE.get(source) if source is not None else None
+    if known is not None:
+        return list(known)
     runs: list[Run] = []
     _walk(tree, el, False, False, runs, fail_at)
+    if source is not None:
+        if len(_INLINE) >= _INLINE_MAX:
+            _INLINE.clear()
+        _INLINE[source] = tuple(runs)
     return runs
 
 

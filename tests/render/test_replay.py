@@ -321,3 +321,30 @@ def test_a_page_placing_a_form_no_longer_defined_before_it_defines_none_of_its_o
     edited = [["Plain"], ["*sun", "*star"]]
     assert pages_document(font, edited, records) == pages_document(font, edited, None)
     assert records.page_counts == (2, 2)
+
+
+def test_a_rich_text_is_keyed_by_the_lines_it_draws():
+    """A paragraph set again (another object, its lines the fitted text's kept ones, or
+    copies) keys alike; one word, one position or one size more, and it does not."""
+    from dataclasses import replace
+
+    from eti_print.fonts import load_fonts
+    from eti_print.render.document.flowables import RichText
+    from eti_print.render.replay import Keys
+    from eti_print.text import Run, TextStyle
+    family = load_fonts(Pack.open(None))["body"]
+    style = TextStyle(family, 9)
+
+    def paragraph(text: str, width: float = 200, size: float = 9) -> RichText:
+        flow = RichText([Run.of(text)], style if size == 9 else TextStyle(family, size))
+        flow.wrap(width, 1000)
+        return flow
+    keys = Keys()
+    words = "Every company discards the face-down research card at its highest port."
+    one, two = paragraph(words), paragraph(words)
+    assert one is not two and keys(one) == keys(two) is not None
+    two._lines = tuple(replace(line) for line in two._lines)   # equal lines, other objects
+    assert keys(one) == keys(two)
+    assert keys(paragraph(words.replace("highest", "lowest"))) != keys(one)
+    assert keys(paragraph(words, width=150)) != keys(one)
+    assert keys(paragraph(words, size=9.5)) != keys(one)

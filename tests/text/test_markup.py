@@ -175,3 +175,24 @@ def test_comment_lines_count():
     text = doc_error(doc("<!--\n\n\n-->\n" + "\n".join(LONG[:10]) + "\n<p><x/></p>"))
     assert text.startswith(f"{WHERE}:16:")
     assert "in <p>: markup tag <x> is not allowed" in text
+
+
+def test_inline_runs_are_kept_by_the_element_as_written():
+    """A document sets the same paragraphs build after build: an element's runs are read
+    again from what is written between its tags, wherever it stands, and a changed
+    element is read afresh."""
+    from eti_print.text.markup import inline_runs
+
+    def runs(markup: str, index: int) -> list:
+        tree = parse_tree(markup, fragment=False, position=str)
+        el = list(tree.root)[index]
+        return inline_runs(tree, el, lambda child, message, hint: MarkupError(message))
+    first = runs("<doc><p>Alpha <b>beta</b></p><p>x</p></doc>", 0)
+    again = runs("<doc>\n\n<p>y</p><p>Alpha <b>beta</b></p></doc>", 1)
+    assert first == again and [r.text for r in first] == ["Alpha ", "beta"]
+    first.append("mine")                                  # a copy: the kept runs unchanged
+    assert runs("<doc><p>Alpha <b>beta</b></p></doc>", 0) == again
+    changed = runs("<doc><p>Alpha <i>beta</i></p></doc>", 0)
+    assert changed[1].italic and not changed[1].bold
+    with pytest.raises(MarkupError):                     # a problem is never kept
+        runs("<doc><p>Alpha <q>beta</q></p></doc>", 0)

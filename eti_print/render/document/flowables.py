@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import math
 import weakref
 from collections.abc import Callable, Sequence
@@ -180,9 +181,8 @@ class RichText(Flowable, _Located):
         f = self._fitted
         fitted = None if f is None else (f.size, f.leading, f.width, f.style, f.icons,
                                           f.cap_height, f.icon_size)
-        lines = tuple((tuple(tuple(getattr(p, f) for f in _PIECE) for p in ln.pieces),
-                       *(getattr(ln, f) for f in _LINE)) for ln in self._lines or ())
-        return (self.indent, self.width, self.height, lines, fitted, self.bullet,
+        return (self.indent, self.width, self.height, _lines_key(self._lines or ()), fitted,
+                self.bullet,
                 self.style.size, vars(self).get("hAlign"))
 
 
@@ -236,6 +236,25 @@ class Heading(RichText):
 #: Every field of a line and of a piece, as a key writes them.
 _PIECE = Piece.__slots__
 _LINE = tuple(f for f in Line.__slots__ if f != "pieces")
+#: The key of a text's lines (``RichText._drawn_from``) by their identity: unchanged text
+#: is set into the very lines ``_TEXT`` keeps, build after build, so a page's key reads
+#: them once.  Each entry holds its lines, so no other takes their identity while it
+#: lives.  Cleared when full.
+_LINE_KEYS: dict[int, tuple[tuple[Line, ...], bytes]] = {}
+_LINE_KEYS_MAX = 8192
+
+
+def _lines_key(lines: tuple[Line, ...]) -> bytes:
+    found = _LINE_KEYS.get(id(lines))
+    if found is None:
+        plain = tuple((tuple(tuple(getattr(p, f) for f in _PIECE) for p in ln.pieces),
+                       *(getattr(ln, f) for f in _LINE)) for ln in lines)
+        if len(_LINE_KEYS) >= _LINE_KEYS_MAX:
+            _LINE_KEYS.clear()
+        # repr: every float written exactly, every text quoted
+        found = _LINE_KEYS[id(lines)] = (lines, hashlib.blake2b(
+            repr(plain).encode("utf-8", "surrogatepass"), digest_size=20).digest())
+    return found[1]
 
 
 # How a page's record is keyed (render.replay): a flowable by what its drawing reads; where
