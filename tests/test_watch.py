@@ -365,6 +365,25 @@ def test_cached_rebuilds_are_byte_identical_to_fresh_builds(pack_copy, tmp_path,
         assert report.rendered, path
 
 
+def test_an_undone_edit_rebuilt_in_a_child_is_a_fresh_builds_bytes(pack_copy, tmp_path):
+    """Undone, an edit brings back a state whose plan the cache kept: the forked child
+    draws that plan again, byte for byte what a build without a cache makes."""
+    from eti_print.pipeline import build
+    cache = BuildCache(workers=2)
+    out = tmp_path / "out"
+    assert rebuild(str(pack_copy), out, PrintOptions(), cache).ok
+    path, old, new = EDITS[0]
+    edit(pack_copy / path, old, new)
+    assert rebuild(str(pack_copy), out, PrintOptions(), cache).ok
+    edit(pack_copy / path, new, old)
+    assert rebuild(str(pack_copy), out, PrintOptions(), cache).ok
+    assert "eti-rules-reference.pdf" in cache.stats.outputs_rendered
+    build(str(pack_copy), tmp_path / "fresh", PrintOptions(), cache=None)
+    cached, fresh = _digests(out), _digests(tmp_path / "fresh")
+    assert {n: d for n, d in cached.items() if n.endswith(".pdf")} == \
+        {n: d for n, d in fresh.items() if n.endswith(".pdf")}
+
+
 def test_booklet_pages_drawn_from_their_records_are_a_fresh_builds_bytes(pack_copy, tmp_path):
     """Imposed, a document's pages are forms: after a one-event edit they come from the
     records of the last drawing but the one that shows the event, byte for byte what a

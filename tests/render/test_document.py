@@ -301,3 +301,27 @@ def test_booklet_mode_imposes_two_pages_per_landscape_side(theme, art):
     assert "Page 1" in sides[0] and "Page 2" in sides[1]
     assert "Page 6" in sides[2] and "Page 3" in sides[2]
     assert "Page 4" in sides[3] and "Page 5" in sides[3]
+
+
+def test_a_plan_drawn_again_is_the_same_pdf():
+    """``watch`` may draw a kept plan again (an edit undone): its icons are named from
+    ``icon0`` on the new canvas, as a fresh build names them, whatever the plan's first
+    drawing named, and so are its pages' records."""
+    from eti_print.options import PrintRequest
+    from eti_print.pipeline import jobs, load_checked
+    from eti_print.render.document import write_document
+    from eti_print.render.replay import Records
+    ctx = load_checked(None, PrintRequest())
+    job = next(j for j in jobs(ctx) if j.key == "documents")
+    doc = job.resolve(ctx)[0]
+
+    def drawn(records=None) -> bytes:
+        return write_document(doc.built, doc.pages, doc.theme, doc.booklet,
+                              scale=ctx.sheets.scale, records=records).data
+    first = drawn()
+    assert drawn() == first
+    records = Records()
+    assert drawn(records) == first
+    assert drawn(records) == first
+    drawn_again, pages = records.page_counts       # only the contents, for its links
+    assert pages == 27 and 1 <= drawn_again <= 2

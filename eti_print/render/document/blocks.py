@@ -6,6 +6,7 @@ from reportlab.lib.colors import Color
 from reportlab.platypus.flowables import Flowable
 from reportlab.platypus.tables import Table
 
+from ..replay import keyed
 from .flowables import _EPS, BIG, RichText, _Located
 from .theme import Theme
 
@@ -227,3 +228,19 @@ class CoverPage(Stack):
         top = (ph + self.height) / 2 + self.lift
         for child, y, ch in self._placed:
             child.drawOn(c, x, top - y - ch)
+
+
+#: What reportlab's ``Table.draw`` sets afresh as it draws (the line and cell state it
+#: last wrote, the rounded-corner clip it works out): no input of a drawing, and left
+#: behind by the last one.
+_DRAWING_STATE = frozenset({"_curweight", "_curcolor", "_curcellstyle", "_roundingRectDef"})
+
+
+def _table_drawn_from(table: DocTable) -> tuple:
+    """What a table's drawing reads (``render.replay`` keys a page by it): every attribute
+    but the state its last drawing left, so a plan drawn again keys as it did."""
+    return (type(table).__name__,
+            tuple(item for item in vars(table).items() if item[0] not in _DRAWING_STATE))
+
+
+keyed(DocTable, _table_drawn_from)

@@ -177,13 +177,14 @@ class RichText(Flowable, _Located):
 
     def _drawn_from(self) -> tuple:
         """What drawing reads (``render.replay`` keys a page by it): the lines as fitted,
-        and all else of the fitted text, the box, the bullet and its size."""
+        and all else of the fitted text, its height and indent, the bullet and its size.
+        Not the width it was last wrapped to: a table wraps its cells again as it draws
+        them, to a width a float's last bit apart, and the lines stay as fitted."""
         f = self._fitted
         fitted = None if f is None else (f.size, f.leading, f.width, f.style, f.icons,
                                           f.cap_height, f.icon_size)
-        return (self.indent, self.width, self.height, _lines_key(self._lines or ()), fitted,
-                self.bullet,
-                self.style.size, vars(self).get("hAlign"))
+        return (self.indent, self.height, _lines_key(self._lines or ()), fitted,
+                self.bullet, self.style.size, vars(self).get("hAlign"))
 
 
 class Heading(RichText):
@@ -230,7 +231,7 @@ class Heading(RichText):
 
 
     def _drawn_from(self) -> tuple:
-        return (super()._drawn_from(), self.rule)
+        return (super()._drawn_from(), self.rule, self.width)    # the rule's length
 
 
 #: Every field of a line and of a piece, as a key writes them.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -65,32 +66,44 @@ class Theme:
 # Icons drawn once per document
 
 
+class _OnCanvas:
+    """What a ``FormIcons`` keeps of one canvas: its forms by (art id, colour) and what
+    each name shows, numbered from the canvas's first, and the replay they go through."""
+
+    def __init__(self) -> None:
+        self.names: dict[tuple[str, str], str] = {}
+        self.meanings: dict[str, tuple[str, str]] = {}
+        self.replay: Any = None
+
+
 class FormIcons:
     """An art library whose drawings go into the PDF once, as forms, and are reused.
 
     Wraps anything with ``get(art_id, ...)`` returning a drawing with
-    ``width``/``height`` and ``draw(canvas, art_id, x, y, w, h, color)``.
+    ``width``/``height`` and ``draw(canvas, art_id, x, y, w, h, color)``.  Each canvas
+    numbers its forms from ``icon0``, in first-use order, however many canvases a plan
+    was drawn on before (``watch`` draws a kept plan again): the very names a fresh
+    build gives.
     """
 
     def __init__(self, art: Any):
         self.art = art
-        self._names: dict[tuple[int, str, str], str] = {}
-        #: Per canvas, the ``render.replay.FormReplay`` its forms are drawn through
-        #: (``replay_on``), else drawn afresh.
-        self._replays: dict[int, Any] = {}
-        #: Per canvas, what each form name shows: (art id, colour).
-        self._meanings: dict[tuple[int, str], tuple[str, str]] = {}
+        self._on: weakref.WeakKeyDictionary[Any, _OnCanvas] = weakref.WeakKeyDictionary()
+
+    def _canvas(self, canvas: Any) -> _OnCanvas:
+        found = self._on.get(canvas)
+        if found is None:
+            found = self._on[canvas] = _OnCanvas()
+        return found
 
     def meaning(self, canvas: Any, name: str) -> tuple[str, str] | None:
         """What form ``name`` on ``canvas`` shows (None: not one of these forms)."""
-        return self._meanings.get((id(canvas), name))
+        return self._canvas(canvas).meanings.get(name)
 
     def replay_on(self, canvas: Any, replay: Any) -> None:
-        """Draw this library's forms on ``canvas`` through ``replay`` (None: no longer)."""
-        if replay is None:
-            self._replays.pop(id(canvas), None)
-        else:
-            self._replays[id(canvas)] = replay
+        """Draw this library's forms on ``canvas`` through ``replay`` (a
+        ``render.replay.FormReplay``; None: drawn afresh from now on)."""
+        self._canvas(canvas).replay = replay
 
     def get(self, art_id: str, *args: Any, **kwargs: Any) -> Any:
         return self.art.get(art_id, *args, **kwargs)
@@ -98,18 +111,19 @@ class FormIcons:
     def form(self, canvas: Any, art_id: str, color: Any = None) -> str:
         """The name of the form of ``art_id`` in ``color`` on ``canvas``, defined there on
         first use (through the canvas's replay, if it has one)."""
-        key = (id(canvas), art_id, "" if color is None else
+        on = self._canvas(canvas)
+        key = (art_id, "" if color is None else
                (color if isinstance(color, str) else color.hexval()))
-        name = self._names.get(key)
+        name = on.names.get(key)
         if name is None:
-            name = f"icon{len(self._names)}"
-            self._meanings[(id(canvas), name)] = key[1:]
+            name = f"icon{len(on.names)}"
+            on.meanings[name] = key
             drawing = self.art.get(art_id)
             dw, dh = float(drawing.width), float(drawing.height)
-            define(canvas, self._replays.get(id(canvas)), ("icon",) + key[1:], name,
-                   (0, 0, dw, dh), lambda: self.art.draw(canvas, art_id, 0, 0, dw, dh, color),
+            define(canvas, on.replay, ("icon",) + key, name, (0, 0, dw, dh),
+                   lambda: self.art.draw(canvas, art_id, 0, 0, dw, dh, color),
                    remake=(art_id, color))
-            self._names[key] = name
+            on.names[key] = name
         return name
 
     def draw(self, canvas: Any, art_id: str, x: float, y: float, width: float, height: float,
