@@ -344,13 +344,14 @@ class FormReplay:
         self.flate = Flate(records.deflated)
         setattr(canvas._doc, FLATE, self.flate)
 
-    def form(self, key: Hashable, name: str, bbox: tuple[float, float, float, float],
+    def form(self, key: Hashable | None, name: str, bbox: tuple[float, float, float, float],
              paint: Callable[[], None], *, page: bool = False,
              remake: tuple | None = None) -> None:
         """Form ``name`` (its ``bbox``), drawn by ``paint()`` or from the record of ``key``
-        (``page``: the form holds a document's page, counted with the pages; ``remake``:
-        the arguments that define it again through the replay's ``remake``, so a page
-        recorded while it was first defined can be replayed)."""
+        (None: drawn, and not recorded; ``page``: the form holds a document's page,
+        counted with the pages; ``remake``: the arguments that define it again through
+        the replay's ``remake``, so a page recorded while it was first defined can be
+        replayed)."""
         c = self.canvas
 
         def begin() -> None:
@@ -367,9 +368,13 @@ class FormReplay:
             return
         if inside is not None:
             inside.before_form(c._doc, name, remake)
-        replayed = self._replay(key, begin, c.endForm)
+        replayed = key is not None and self._replay(key, begin, c.endForm)
         self._count(page, replayed)
-        if not replayed:
+        if key is None:
+            begin()
+            paint()
+            c.endForm()
+        elif not replayed:
             self._record(key, begin, paint, c.endForm, page=page)
         if inside is not None:
             inside.after_form(c._doc)

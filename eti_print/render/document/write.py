@@ -82,19 +82,20 @@ def _draw_page(c: Canvas, page: Page, theme: Theme, header: str,
         if check is not None and scale is not None:
             spot, ink = check
             draw_scale_check(c, scale, *spot, theme.body.regular, theme.body.bold, ink=ink)
-    key = None if replay is None else replay.keys(
-        "page", page.number, page.cover, page.section, header, check and scale, check,
-        page.items)
-    if form is not None:
-        bbox = (0, 0, *theme.page)
-        if key is None:
-            define(c, None, None, form, bbox, paint)
+    bbox = (0, 0, *theme.page)
+    if replay is None:
+        if form is None:
+            paint()
         else:
-            replay.form(("page", key), form, bbox, paint, page=True)
-    elif replay is None:
-        paint()
+            define(c, None, None, form, bbox, paint)
+        return
+    found = replay.keys("page", page.number, page.cover, page.section, header,
+                        check and scale, check, page.items)
+    key = None if found is None else ("page", found)
+    if form is None:
+        replay.page(key, paint)
     else:
-        replay.page(None if key is None else ("page", key), paint)
+        replay.form(key, form, bbox, paint, page=True)
 
 
 def _scale_check(page: Page, theme: Theme, scale: ScaleCheck
@@ -130,8 +131,8 @@ def write_pdf(pages: list[Page], theme: Theme, info: DocInfo, header: str, *,
               scale: ScaleCheck | None = None, icons: FormIcons | None = None,
               records: Records | None = None) -> tuple[bytes, int | None]:
     """Draw ``pages``; with ``booklet=(sheet size, duplex)`` impose them two-up.  With
-    ``records`` (a build cache's), the forms of ``icons`` are drawn from the records of
-    the output's last drawing where they still hold (``render.replay``).
+    ``records`` (a build cache's), the pages and the forms of ``icons`` are drawn from
+    the records of the output's last drawing where they still hold (``render.replay``).
 
     Returns the PDF and, when imposed, the number of sheet sides.
     """
