@@ -153,17 +153,24 @@ _REDUCERS: dict[type, Callable[[Any], tuple]] = {}
 _SHARED: set[type] = set()
 
 
+def _keyed_as(*parts: Any) -> tuple:
+    """Never called: in a key, it marks what stands for a keyed object (its class's
+    name and its parts), so that nothing else a key holds can be taken for it."""
+    return parts
+
+
 def keyed(cls: type, how: str | Callable[[Any], tuple] | None = None) -> None:
     """Tell ``Keys`` how an object of ``cls`` is keyed: by the text ``how`` (a stand-in
     for what drawing never reads, or what the records' world pins), by the tuple
     ``how(obj)`` returns (what its drawing reads), or, with no ``how``, once per drawing
     by its whole state (a value many objects hold: a text style)."""
+    name = f"{cls.__module__}.{cls.__qualname__}"
     if how is None:
         _SHARED.add(cls)
     elif isinstance(how, str):
-        _REDUCERS[cls] = lambda obj, text=how: (str, (text,))
+        _REDUCERS[cls] = lambda obj, text=how: (_keyed_as, (name, text))
     else:
-        _REDUCERS[cls] = lambda obj, parts=how: (tuple, (parts(obj),))
+        _REDUCERS[cls] = lambda obj, parts=how: (_keyed_as, (name, parts(obj)))
 
 
 keyed(TTFont, lambda font: ("font", font.fontName))   # replay_calls checks the very font
@@ -203,7 +210,7 @@ class Keys:
         found = self._digests.get(id(obj))
         if found is None:
             found = self._digests[id(obj)] = (obj, self._digest(obj.__reduce_ex__(5)))
-        return (bytes, (found[1],))
+        return (_keyed_as, (found[1],))
 
 
 def art_key(art: Any) -> Any:
