@@ -28,7 +28,8 @@ import dataclasses
 import hashlib
 import marshal
 import os
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -186,6 +187,15 @@ class _Recorder:
         for deps in self.stack:
             deps.setdefault(key, value)
 
+    @contextmanager
+    def paused(self) -> Iterator[None]:
+        """Nothing is recorded in the block (a derived value read as itself)."""
+        stack, self.stack = self.stack, []
+        try:
+            yield
+        finally:
+            self.stack = stack
+
     def replay(self, deps: Mapping[tuple, str]) -> None:
         """A reused entry's dependencies count as read by the entries around it."""
         for outer in self.stack:
@@ -246,10 +256,21 @@ class TrackedDocs(dict):
 
 
 def _database_class(cls: type) -> type:
-    """A subclass of the database class whose attribute reads are recorded."""
+    """A subclass of the database class whose attribute reads are recorded.  A name in
+    the class's ``DERIVED`` (a value worked out from fields, such as the largest
+    project difficulty) is read as itself: its value is the dependency, and the
+    fields it is worked out from are not, so an edit that leaves it alone (a
+    project's flavour) leaves its readers alone."""
     names = {f.name for f in dataclasses.fields(cls)}
+    derived = frozenset(getattr(cls, "DERIVED", ()))
 
     def __getattribute__(self: Any, name: str) -> Any:
+        if name in derived:
+            recorder = object.__getattribute__(self, "__dict__").get("_eti_recorder")
+            if recorder is not None:
+                recorder.read(("db", name))
+                with recorder.paused():
+                    return object.__getattribute__(self, name)
         value = object.__getattribute__(self, name)
         if name in names and name != "dataset":
             recorder = object.__getattribute__(self, "__dict__").get("_eti_recorder")

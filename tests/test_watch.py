@@ -223,6 +223,25 @@ def test_a_one_card_edit_resolves_only_its_deck(warm):
     assert drawn <= 3 and pages == 27
 
 
+def test_the_boards_depend_on_the_largest_project_difficulty_not_on_every_project(warm,
+                                                                                  tmp_path):
+    """The boards read one value of the projects, the largest difficulty (the data bank's
+    reach): a project's flavour leaves them alone, a new largest difficulty draws them
+    again, byte for byte a fresh build."""
+    from eti_print.pipeline import build
+    pack, out, cache = warm
+    edit(pack / "cards/projects.yaml", "it comes in avocado.", "it comes in teal.")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok and "eti-cards.pdf" in report.rendered
+    assert "eti-boards.pdf" not in report.rendered
+    edit(pack / "cards/projects.yaml", "difficulty: 400", "difficulty: 410")
+    report = rebuild(str(pack), out, PrintOptions(), cache)
+    assert report.ok and "eti-boards.pdf" in report.rendered
+    build(str(pack), tmp_path / "fresh", PrintOptions(), cache=None)
+    assert (out / "eti-boards.pdf").read_bytes() == \
+        (tmp_path / "fresh" / "eti-boards.pdf").read_bytes()
+
+
 def test_a_layout_edit_redraws_only_the_forms_of_the_faces_it_changes(warm):
     """Resources are loaded afresh after a layout edit, but the art draws alike (its
     content key), so the records of the last drawing still hold for the other decks."""

@@ -324,8 +324,7 @@ def _board_names(ctx: Context, kind: str) -> dict[str, Any]:
     rules = dict(ds.docs["game"].data["rules"])
     human, human_spaces = _traits(db.human_traits, db.alien_traits)
     alien, alien_spaces = _traits(db.alien_traits, db.human_traits)
-    max_difficulty = max((p.difficulty for p in db.projects), default=100)
-    reach = bank_reach(max_difficulty, db.data_ports, db.rules.safe_value)
+    reach = bank_reach(db.max_difficulty, db.data_ports, db.rules.safe_value)
     tens, hundreds = bank_track(reach)
     context: dict[str, Any] = {
         "ports": _port_entries(settings.ports) if kind == "company" else [],

@@ -177,6 +177,17 @@ class Database:
     #: templates/boards/boards.yaml (``boards.BoardSettings``), read with the data
     board_settings: Any = field(default=None, compare=False, repr=False)
 
+    #: Values worked out from the fields that a build cache tracks as themselves
+    #: (``tracking._database_class``): a reader depends on the value, not on every
+    #: field it comes from.
+    DERIVED = ("max_difficulty",)
+
+    @property
+    def max_difficulty(self) -> int:
+        """The largest project difficulty (100 with no projects): how far a data bank's
+        lamps reach (``boards.bank_reach``)."""
+        return max((p.difficulty for p in self.projects), default=100)
+
     @property
     def research_cards(self) -> list[engine.Card]:
         """The research deck with every copy, in file order."""
