@@ -43,6 +43,7 @@ import pickle
 from collections.abc import Callable, Hashable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any
 
 from reportlab.pdfbase import pdfmetrics
@@ -270,8 +271,8 @@ def _coded(doc: Any, glyphs: Iterable[tuple[Any, Iterable[tuple[int, int]]]]) ->
 
 @dataclass
 class Records:
-    """The records of one output's forms from its last drawing, with the world they were
-    made in (the art library, the ink saver, the canvas's initial font; another world
+    """The records of one output's forms and pages from its last drawing, with the world
+    they were made in (the art library, the ink saver, the canvas's initial font; another world
     starts with none): ``(world, records by key)``, replaced whole."""
 
     last: tuple[tuple, dict[Hashable, Record]] = ((), {})
@@ -339,9 +340,6 @@ class FormReplay:
         self.new: dict[Hashable, Record] = {}
         self.meaning = meaning
         self.remake = remake
-        #: Keys of what this drawing's pages read (``page``); none where the world could
-        #: not be keyed.
-        self.keys = Keys() if all(part is not None for part in world) else _no_key
         #: Forms and pages this drawing: [drawn afresh, from their records].
         self.forms, self.pages = [0, 0], [0, 0]
         #: What is being recorded, innermost last.
@@ -385,6 +383,12 @@ class FormReplay:
             self._record(key, begin, paint, c.endForm, page=page)
         if inside is not None:
             inside.after_form(c._doc)
+
+    @cached_property
+    def keys(self) -> Callable[..., bytes | None]:
+        """Keys of what this drawing's pages read (``page``), made on first use; none
+        where the world could not be keyed."""
+        return Keys() if all(part is not None for part in self.world) else _no_key
 
     def page(self, key: Hashable | None, paint: Callable[[], None]) -> None:
         """What ``paint()`` draws on the current page, or the record of ``key`` (None:

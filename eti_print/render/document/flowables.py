@@ -174,7 +174,6 @@ class RichText(Flowable, _Located):
         if self.bullet is not None:
             self.bullet(self.canv, 0, h + self._lines[0].baseline, self)
 
-
     def _drawn_from(self) -> tuple:
         """What drawing reads (``render.replay`` keys a page by it): the lines as fitted,
         and all else of the fitted text, its height and indent, the bullet and its size.
@@ -228,7 +227,6 @@ class Heading(RichText):
                 self.canv.restoreState()
         else:
             super().draw()
-
 
     def _drawn_from(self) -> tuple:
         return (super()._drawn_from(), self.rule, self.width)    # the rule's length
