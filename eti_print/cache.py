@@ -71,7 +71,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from . import tracking
+from . import forked, tracking
 from .errors import InputError
 from .files import digest
 from .forked import collect, start_child
@@ -231,15 +231,11 @@ class BuildCache:
             BUDGETS, VALUES))
 
     def _parallel(self) -> bool:
+        """Whether to fork: always with workers asked for, by default only while a core
+        is idle (``forked.idle_core``, as a build without a cache decides)."""
         if self.workers <= 1 or not hasattr(os, "fork"):
             return False
-        if not self._auto:
-            return True
-        try:
-            load = os.getloadavg()[0]
-        except (AttributeError, OSError):  # pragma: no cover - not on this platform
-            return True
-        return load < (os.cpu_count() or 1) - 0.5
+        return not self._auto or forked.idle_core()
 
     def end(self) -> None:
         """Finish a build; children whose results were not collected (a failure) are stopped."""

@@ -46,7 +46,20 @@ os.environ.setdefault("ETI_PRINT_CACHE_DIR",
 os.environ["ETI_PRINT_BUILD_CACHE"] = os.environ.get("ETI_PRINT_TESTS_BUILD_CACHE", "jobs")
 
 
+def _no_idle_core() -> bool:
+    return False
+
+
 def pytest_configure(config):
+    # A build forks children for its other jobs while a core is idle (forked.idle_core,
+    # read off the load average).  In the suite the other core runs the other worker,
+    # and the load average lags: early builds would fork onto a busy machine, paying
+    # the fork for nothing, and which path a test took would hang on the machine's
+    # load.  So builds in a test process run in it; the tests of the split ask for it
+    # (test_forked.py).  Builds on the command line still decide for themselves.
+    from eti_print import forked
+    forked.idle_core = _no_idle_core
+
     config.addinivalue_line("markers", "cold: run without the build cache "
                             "(ETI_PRINT_BUILD_CACHE=off): every job drawn afresh")
     config.addinivalue_line("markers", "long: runs for many seconds; run first")
