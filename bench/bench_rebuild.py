@@ -33,7 +33,6 @@ import argparse
 import cProfile
 import io
 import pstats
-import resource
 import shutil
 import statistics
 import sys
@@ -44,6 +43,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+
+from cputime import cpu  # noqa: E402  (bench/, beside this script)
 
 from eti_print.cache import BuildCache  # noqa: E402
 from eti_print.options import PrintOptions  # noqa: E402
@@ -93,13 +94,6 @@ def copy_pack(dest: Path) -> Path:
         else:
             shutil.copy2(src, dest / part)
     return dest
-
-
-def cpu() -> tuple[float, float]:
-    """CPU seconds (user + system) of this process and of its finished children."""
-    me = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (me.ru_utime + me.ru_stime, kids.ru_utime + kids.ru_stime)
 
 
 def main() -> None:

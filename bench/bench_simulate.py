@@ -13,12 +13,13 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import sys
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from cputime import cpu as process_cpu  # noqa: E402  (bench/, beside this script)
 
 from eti_print.games.eti.model import load_database  # noqa: E402
 from eti_print.games.eti.sim.data import SimData  # noqa: E402
@@ -39,10 +40,10 @@ def main() -> int:
     per = max(1, args.games // len(aliens))
     configs = [(4, "standard", a) for a in aliens]
     started = time.perf_counter()
-    cpu_before = _cpu()
+    cpu_before = sum(process_cpu())
     results = run(data, configs, per, args.seed, list(POLICIES), args.workers)
     seconds = time.perf_counter() - started
-    cpu = _cpu() - cpu_before
+    cpu = sum(process_cpu()) - cpu_before
     games = sum(len(r) for r in results.values())
     turns = sum(r.turns for rs in results.values() for r in rs) / games
     rate = games / seconds
@@ -54,13 +55,6 @@ def main() -> int:
     print(f"{TARGET_GAMES} games would take {need:.1f} s: target of {TARGET_SECONDS:.0f} s "
           + ("met" if need <= TARGET_SECONDS else "MISSED"))
     return 0
-
-
-def _cpu() -> float:
-    """User + system CPU seconds of this process and its finished workers."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime + kids.ru_utime + kids.ru_stime
 
 
 if __name__ == "__main__":

@@ -33,6 +33,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from cputime import cpu  # bench/: beside this file, on the plugin's PYTHONPATH
 
 ROOT = Path(__file__).resolve().parent.parent
 _ROWS_ENV = "BENCH_SUITE_ROWS"
@@ -41,22 +42,15 @@ _ROWS_ENV = "BENCH_SUITE_ROWS"
 # -- the plugin: runs inside each pytest process --------------------------------------
 
 
-def _cpu() -> tuple[float, float]:
-    """CPU seconds of this process, and of its children it waited for."""
-    own = resource.getrusage(resource.RUSAGE_SELF)
-    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return own.ru_utime + own.ru_stime, kids.ru_utime + kids.ru_stime
-
-
 _rows: list[tuple[str, float, float, float]] = []
 
 
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_protocol(item, nextitem):
-    own, kids = _cpu()
+    own, kids = cpu()
     start = time.perf_counter()
     yield
-    own2, kids2 = _cpu()
+    own2, kids2 = cpu()
     _rows.append((item.nodeid, own2 - own, kids2 - kids, time.perf_counter() - start))
 
 
