@@ -60,7 +60,6 @@ which may hold closures, stay in memory).
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import gc
 import hashlib
@@ -77,14 +76,17 @@ from .files import digest
 from .forked import collect, start_child
 from .tracking import (  # noqa: F401 - the recording routes, re-exported for callers
     DIGEST_CAP,
+    WHOLE,
     TrackedDocs,
-    _database_class,
+    Untrackable,
     _feed,
     _Recorder,
     files_hash,
     fingerprint,
     global_hash,
+    key_of,
     listing,
+    model_view,
 )
 
 #: Folders of a pack whose files are resources (any change: new resources,
@@ -171,7 +173,6 @@ class BuildCache:
         self._art: dict[str, dict[str, list[str]]] = {}
         self._drawn: dict[str, tuple[tuple, Any]] = {}
         self._forms: dict[str, Any] = {}      # output -> render.replay.Records
-        self._classes: dict[type, type] = {}
         self._ctx: Any = None
         self._values: dict[tuple, str] = {}
         self._global = ""
@@ -321,7 +322,7 @@ class BuildCache:
                 target = ctx.dataset.docs[name].data if name in ctx.dataset.docs else None
                 value = fingerprint(target)
             elif kind == "db":
-                value = fingerprint(getattr(ctx.model, name, None))
+                value = self._model_value(name)
             elif kind == "file":
                 value = digest(root / name, DIGEST_CAP).hex()
             elif kind == "dir":
@@ -333,6 +334,28 @@ class BuildCache:
                 raise KeyError(key)
             self._values[key] = value
         return value
+
+    def _model_value(self, name: Any) -> str:
+        """The value of a read of the game's model (``tracking.model_view``): the
+        attribute's or key's value; the whole model (every data file) for a read the
+        view cannot tell apart or a value it cannot fingerprint."""
+        model = self._ctx.model
+        if name != WHOLE:
+            try:
+                if isinstance(name, tuple) and name[0] == "keys":
+                    return fingerprint(list(model))
+                if isinstance(name, tuple) and name[0] == "key":
+                    return fingerprint(model.get(name[1]) if isinstance(model, Mapping)
+                                       else None)
+                return fingerprint(getattr(model, name, None))
+            except Untrackable:
+                pass
+        found = self._values.get(("db", WHOLE))
+        if found is None:
+            docs = self._ctx.dataset.docs
+            found = self._values[("db", WHOLE)] = "whole:" + fingerprint(
+                [(n, docs[n].data) for n in sorted(docs)])
+        return found
 
     def _art_files(self, art_dir: str) -> dict[str, list[str]]:
         """The art ids of ``art_dir`` and their file names, listed once a build."""
@@ -357,16 +380,9 @@ class BuildCache:
             return ctx
         ds = dataclasses.replace(ctx.dataset, docs=TrackedDocs(ctx.dataset.docs,
                                                                self._recorder))
-        db = ctx.model
-        if db is not None and dataclasses.is_dataclass(db):
-            cls = self._classes.get(type(db))
-            if cls is None:
-                cls = self._classes[type(db)] = _database_class(type(db))
-            db = copy.copy(db)
-            object.__setattr__(db, "dataset", ds)
-            object.__setattr__(db, "__class__", cls)
-            object.__setattr__(db, "_eti_recorder", self._recorder)
-        return dataclasses.replace(ctx, dataset=ds, model=db)
+        # a recording view of the model, whatever its type: no class of the game's swapped
+        return dataclasses.replace(ctx, dataset=ds,
+                                   model=model_view(ctx.model, self._recorder, ds))
 
     def _find(self, store: dict[str, list[_Entry]], name: str, key: str) -> _Entry | None:
         """The fresh entry for ``name`` and ``key``, made the most recent, or None."""
@@ -533,7 +549,7 @@ class BuildCache:
         (a deck with problems is not kept).
         """
         name = str(deck.get("id"))
-        key = fingerprint((self._global, settings, dict(deck)))
+        key = key_of((self._global, settings, dict(deck)))
         value, reused = self._run(self._decks, name, key, resolve, failed)
         (self.stats.decks_reused if reused else self.stats.decks_resolved).append(name)
         return value

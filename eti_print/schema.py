@@ -25,7 +25,7 @@ from cerberus.schema import DefinitionSchema
 from . import schema_rules, words
 from .errors import InputError, Problem
 from .suggest import did_you_mean
-from .tracking import fingerprint
+from .tracking import fingerprint, key_of
 from .yamlload import Document, format_path, load
 
 #: eti-print's own schemas (pack.yaml, sheet and board settings), kept as data too.
@@ -84,7 +84,7 @@ def _rules_key(schema: Schema) -> str:
     if found is None or found[0] is not schema:
         if len(_RULES_KEYS) >= 256:
             _RULES_KEYS.clear()
-        found = _RULES_KEYS[id(schema)] = (schema, fingerprint(schema.cerberus))
+        found = _RULES_KEYS[id(schema)] = (schema, key_of(schema.cerberus))
     return found[1]
 
 

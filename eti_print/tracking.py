@@ -25,12 +25,18 @@ any other file under ``templates/``) is in the entry's global key.
 from __future__ import annotations
 
 import dataclasses
+import datetime
+import decimal
+import enum
+import fractions
 import hashlib
+import inspect
 import marshal
 import os
+import types
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import Any
 
 from .files import digest
@@ -52,15 +58,27 @@ def read_files(paths: tuple[str, ...]) -> None:
 
 
 def fingerprint(value: Any) -> str:
-    """A content hash of a parsed value (dicts in order, dataclasses by every field)."""
+    """A content hash of a parsed value (dicts in order, dataclasses by every field);
+    ``Untrackable`` for a value holding an object of a type it does not know."""
     h = hashlib.sha256()
     _feed(value, h.update, 0)
     return h.hexdigest()
 
 
+def key_of(value: Any) -> str:
+    """``fingerprint(value)``, or for an untrackable value a key no other value has
+    (its entry is a miss, never a stale hit)."""
+    try:
+        return fingerprint(value)
+    except Untrackable:
+        return "untrackable:" + os.urandom(16).hex()
+
+
 def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
     if depth > 200:
         raise RecursionError("value too deep to fingerprint")
+    if isinstance(value, ObjectView | MappingView):
+        value = object.__getattribute__(value, "_model")   # the model itself, unrecorded
     if value is None or isinstance(value, (bool, int, float, str, bytes)):
         put(repr(value).encode("utf-8", "surrogatepass"))
     elif dataclasses.is_dataclass(value) and not isinstance(value, type):
@@ -88,10 +106,20 @@ def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
         put(b"]")
     elif isinstance(value, (set, frozenset)):
         put(b"S" + repr(sorted(repr(v) for v in value)).encode())
+    elif isinstance(value, _BY_REPR):      # values whose repr is their whole content
+        put(b"R" + type(value).__qualname__.encode() + repr(value).encode())
+    elif isinstance(value, enum.Enum):
+        put(b"E" + type(value).__qualname__.encode() + value.name.encode())
     else:
-        # Unknown types hash by repr; a repr with an address never matches,
-        # which costs a re-render, never a stale output.
-        put(b"?" + type(value).__qualname__.encode() + repr(value).encode())
+        # An object of a type this does not know: its repr may name only its address,
+        # which a later object can have too, so it has no sound fingerprint.  The
+        # caller depends on something coarser instead (``cache``: the whole model).
+        raise Untrackable(type(value).__qualname__)
+
+
+#: Types whose repr holds their whole value (never an address).
+_BY_REPR = (datetime.date, datetime.time, datetime.timedelta, decimal.Decimal,
+            fractions.Fraction, complex, range, PurePath)
 
 
 def _plain(value: dict | list) -> bytes | None:
@@ -255,28 +283,106 @@ class TrackedDocs(dict):
         raise TypeError("the dataset is read-only while rendering")
 
 
-def _database_class(cls: type) -> type:
-    """A subclass of the database class whose attribute reads are recorded.  A name in
-    the class's ``DERIVED`` (a value worked out from fields, such as the largest
-    project difficulty) is read as itself: its value is the dependency, and the
-    fields it is worked out from are not, so an edit that leaves it alone (a
-    project's flavour) leaves its readers alone."""
-    names = {f.name for f in dataclasses.fields(cls)}
-    derived = frozenset(getattr(cls, "DERIVED", ()))
+class Untrackable(Exception):
+    """A value the cache cannot fingerprint soundly (an object it does not know)."""
 
-    def __getattribute__(self: Any, name: str) -> Any:
-        if name in derived:
-            recorder = object.__getattribute__(self, "__dict__").get("_eti_recorder")
-            if recorder is not None:
-                recorder.read(("db", name))
-                with recorder.paused():
-                    return object.__getattribute__(self, name)
-        value = object.__getattribute__(self, name)
-        if name in names and name != "dataset":
-            recorder = object.__getattribute__(self, "__dict__").get("_eti_recorder")
-            if recorder is not None:
-                recorder.read(("db", name))
+
+#: The dependency on the whole model: every data file (``("db", WHOLE)``).  A model
+#: read by a route the view cannot tell apart (a method it does not own, an object
+#: it cannot fingerprint) depends on all the data it could have been built from.
+WHOLE = "*"
+
+
+def model_view(model: Any, recorder: _Recorder, dataset: Any) -> Any:
+    """A recording view of a game's ``model`` (never the model itself, never a swapped
+    class): a ``Mapping`` model records each key read, any other model each attribute
+    read.  ``dataset`` stands in for the model's own ``dataset`` attribute, if any."""
+    if model is None:
+        return None
+    if isinstance(model, Mapping):
+        return MappingView(model, recorder)
+    return ObjectView(model, recorder, dataset)
+
+
+class MappingView(Mapping):
+    """A game model that is a mapping (a plain dict): each key read is the dependency
+    ``("db", ("key", KEY))``; listing the keys is ``("db", ("keys",))``."""
+
+    __slots__ = ("_model", "_recorder")
+
+    def __init__(self, model: Mapping, recorder: _Recorder) -> None:
+        self._model = model
+        self._recorder = recorder
+
+    def __getitem__(self, key: Any) -> Any:
+        try:
+            self._recorder.read(("db", ("key", key)))
+        except TypeError:                  # an unhashable key: the whole model
+            self._recorder.read(("db", WHOLE))
+        return self._model[key]
+
+    def __iter__(self):
+        self._recorder.read(("db", ("keys",)))
+        return iter(self._model)
+
+    def __len__(self) -> int:
+        self._recorder.read(("db", ("keys",)))
+        return len(self._model)
+
+    def __contains__(self, key: Any) -> bool:
+        self._recorder.read(("db", ("keys",)))
+        return key in self._model
+
+    def __getattr__(self, name: str) -> Any:
+        # any other route into the model (a method of a dict subclass, say)
+        self._recorder.read(("db", WHOLE))
+        return getattr(self._model, name)
+
+
+class ObjectView:
+    """A game model that is an object (E.T.I.'s dataclass): each attribute read is the
+    dependency ``("db", NAME)``, the attribute's value.  A property's value is the
+    dependency, not what it is worked out from (the largest project difficulty: an edit
+    that leaves it alone leaves its readers alone); a method of the model's class runs
+    on this view, so what it reads is recorded; anything else callable is the whole
+    model.  ``isinstance`` sees the model's class."""
+
+    __slots__ = ("_model", "_recorder", "_dataset")
+
+    def __init__(self, model: Any, recorder: _Recorder, dataset: Any) -> None:
+        object.__setattr__(self, "_model", model)
+        object.__setattr__(self, "_recorder", recorder)
+        object.__setattr__(self, "_dataset", dataset)
+
+    @property  # type: ignore[misc]
+    def __class__(self) -> type:  # noqa: D105 - isinstance(view, Model) holds
+        return type(object.__getattribute__(self, "_model"))
+
+    def __getattr__(self, name: str) -> Any:
+        model = object.__getattribute__(self, "_model")
+        recorder = object.__getattribute__(self, "_recorder")
+        if name.startswith("__") and name.endswith("__"):
+            return getattr(model, name)          # the class's own machinery, not data
+        if name == "dataset" and hasattr(model, "dataset"):
+            return object.__getattribute__(self, "_dataset")   # reads of it are recorded
+        try:
+            static = inspect.getattr_static(type(model), name)
+        except AttributeError:
+            static = None
+        if isinstance(static, types.FunctionType) and name not in vars(model):
+            return types.MethodType(static, self)   # its reads go through this view
+        value = getattr(model, name)
+        if isinstance(static, (staticmethod, classmethod)):
+            return value                         # no instance state
+        if callable(value) and not isinstance(static, property) \
+                and not dataclasses.is_dataclass(value):
+            recorder.read(("db", WHOLE))
+        else:
+            recorder.read(("db", name))
         return value
 
-    return type(f"Tracked{cls.__name__}", (cls,), {"__getattribute__": __getattribute__,
-                                                   "__module__": cls.__module__})
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise TypeError("the game's model is read-only while rendering")
+
+    def __repr__(self) -> str:
+        return f"<recording view of {object.__getattribute__(self, '_model')!r}>"

@@ -106,7 +106,7 @@ class ArtLibrary:
         found = [] if folder is None else [
             (name, digest(folder / name, tracking.DIGEST_CAP).hex())
             for names in sorted(self._files().values()) for name in names]
-        return tracking.fingerprint((self.art_dir, sorted(self.fonts.items()), found))
+        return tracking.key_of((self.art_dir, sorted(self.fonts.items()), found))
 
     def _miscased(self, art_id: str) -> str | None:
         """An art file for ``art_id`` but for upper case in its name (``Logo.PNG``)."""
