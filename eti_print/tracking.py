@@ -74,7 +74,9 @@ def key_of(value: Any) -> str:
         return "untrackable:" + os.urandom(16).hex()
 
 
-def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
+def _feed(value: Any, put: Callable[[bytes], None], depth: int, lenient: bool = False) -> None:
+    """Feed ``value``'s content to ``put``; an unknown object is ``Untrackable``, or with
+    ``lenient`` (a name for display, never a cache key) its type and repr."""
     if depth > 200:
         raise RecursionError("value too deep to fingerprint")
     if isinstance(value, ObjectView | MappingView):
@@ -85,7 +87,7 @@ def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
         put(b"D" + type(value).__qualname__.encode() + b"(")
         for f in dataclasses.fields(value):
             put(f.name.encode() + b"=")
-            _feed(getattr(value, f.name), put, depth + 1)
+            _feed(getattr(value, f.name), put, depth + 1, lenient)
             put(b",")
         put(b")")
     elif type(value) in (dict, list) and (plain := _plain(value)) is not None:
@@ -93,15 +95,15 @@ def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
     elif isinstance(value, Mapping):
         put(b"{")
         for k, v in value.items():
-            _feed(k, put, depth + 1)
+            _feed(k, put, depth + 1, lenient)
             put(b":")
-            _feed(v, put, depth + 1)
+            _feed(v, put, depth + 1, lenient)
             put(b",")
         put(b"}")
     elif isinstance(value, (list, tuple)):
         put(b"[" if isinstance(value, list) else b"(")
         for v in value:
-            _feed(v, put, depth + 1)
+            _feed(v, put, depth + 1, lenient)
             put(b",")
         put(b"]")
     elif isinstance(value, (set, frozenset)):
@@ -114,7 +116,9 @@ def _feed(value: Any, put: Callable[[bytes], None], depth: int) -> None:
         # An object of a type this does not know: its repr may name only its address,
         # which a later object can have too, so it has no sound fingerprint.  The
         # caller depends on something coarser instead (``cache``: the whole model).
-        raise Untrackable(type(value).__qualname__)
+        if not lenient:
+            raise Untrackable(type(value).__qualname__)
+        put(b"?" + type(value).__qualname__.encode() + repr(value).encode())
 
 
 #: Types whose repr holds their whole value (never an address).

@@ -64,7 +64,7 @@ def _digest(value: Any) -> str:
     objects (the art library its text draws icons with) whose repr has an address, and the
     pack's resource files, which they stand for, are part of every digest here."""
     h = hashlib.sha256()
-    _feed(value, lambda data: h.update(_ADDRESS.sub(b">", data)), 0)
+    _feed(value, lambda data: h.update(_ADDRESS.sub(b">", data)), 0, lenient=True)
     return h.hexdigest()[:24]
 
 
