@@ -116,3 +116,22 @@ def test_no_module_outside_the_game_package_names_the_game():
             if CORE_NAMES.search(line):
                 found.append(f"{path.relative_to(package)}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_a_pack_s_help_lists_only_its_own_game_s_commands(tmp_path):
+    pack = tally_pack(tmp_path / "tally")
+    done = run("--help", cwd=pack)
+    assert done.returncode == 0, done.stderr
+    assert "tally" in done.stdout
+    assert not {"score", "attack", "balance", "simulate"} & set(done.stdout.split())
+    done = run("help", "eti", cwd=tmp_path)
+    assert "simulate" in done.stdout.split() and "tally" not in done.stdout.split()
+
+
+def test_the_refusal_has_the_right_article_and_no_absolute_path(tmp_path):
+    done = run("tally", str(ROOT), cwd=tmp_path)
+    assert "is an E.T.I. pack" in done.stderr, done.stderr
+    done = run("tally", cwd=ROOT)
+    assert done.returncode == 2
+    assert "the pack in the working folder is an E.T.I. pack" in done.stderr
+    assert str(ROOT) not in done.stderr
