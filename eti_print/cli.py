@@ -219,6 +219,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _choose_pack(args: argparse.Namespace) -> None:
     """No PACK given: the pack the working folder is in, else (saying so) E.T.I."""
+    if args.pack is None and getattr(args, "pack_option", None):    # a deprecated --pack
+        args.pack = args.pack_option
+    args.pack_given = args.pack                 # what the command line said (None: nothing)
     choice = choose_pack(args.pack)
     args.pack = choice.where
     if choice.notice and not getattr(args, "quiet", False):
@@ -236,10 +239,15 @@ def _reporter():
 _CORE_FAST = ("build", "validate")
 
 
-def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
+def make_parser(games_too: bool = True, game: Any = None,
+                pack: str | None = None) -> argparse.ArgumentParser:
+    """The command line: the core's commands, and those of ``game`` (a ``Game``: the
+    pack's) when ``games_too``; no other game's."""
+    shown = game if games_too else None
     parser = Parser(prog="eti-print",
                      description="Print-and-play cards, boards, tokens and rules reference "
-                                 "for E.T.I.: Estimated Time to Invasion (and other packs).")
+                                 "for E.T.I.: Estimated Time to Invasion (and other packs).",
+                     epilog=_game_epilog(shown, pack) if games_too else None)
     parser.add_argument("--version", action="version", version=f"eti-print {__version__}")
     parser.add_argument("--debug", action="store_true", help="show tracebacks (anywhere)")
     parser.add_argument("-q", "--quiet", action="store_true",
@@ -380,11 +388,42 @@ def make_parser(games_too: bool = True) -> argparse.ArgumentParser:
     add_print_options(p)
     p.set_defaults(handler=_cmd_watch)
 
-    if games_too:
-        from .games import games
-        for game in games():
-            game.add_commands(sub)
+    p = sub.add_parser("help", help="this help for a pack: the core's commands and those "
+                                    "of the pack's game")
+    p.add_argument("pack", nargs="?", metavar="PACK", help=pack_help())
+    p.set_defaults(handler=None)
+
+    if shown is not None:
+        shown.add_commands(sub)
     return parser
+
+
+def _game_epilog(game: Any, pack: str | None = None) -> str:
+    which = f"the pack {pack}" if pack else "the pack here"
+    if game is None:
+        return (f"{which[0].upper()}{which[1:]} has no game of its own, so no game commands "
+                f"are listed; the help command lists a pack's: help PACK.")
+    return (f"The commands after 'help' are the {game.display} game's, the game of {which}; "
+            f"the help command lists another pack's: help PACK.")
+
+
+def _pack_of(argv: Sequence[str], command: str | None) -> str | None:
+    """The PACK of ``eti-print help PACK`` (None: the pack the working folder is in)."""
+    if command != "help":
+        return None
+    rest = [a for a in argv if not a.startswith("-")][1:]
+    return rest[0] if rest else None
+
+
+def _game_parser(argv: Sequence[str], command: str | None) -> argparse.ArgumentParser:
+    """The parser of a command line that is not a core command: a game's command gets
+    its game's; --help, help PACK and a mistyped command the pack's game's."""
+    from .games import command_owner, game_of_pack
+    game, pack = command_owner(command), None
+    if game is None:
+        pack = _pack_of(argv, command)
+        game = game_of_pack(choose_pack(pack).where)
+    return make_parser(games_too=True, game=game, pack=pack)
 
 
 def _commands(parser: argparse.ArgumentParser) -> set[str]:
@@ -421,18 +460,21 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = "--debug" in moved or bool(os.environ.get("ETI_PRINT_DEBUG"))
     verbose = "-v" in moved or "--verbose" in moved
     # a core command skips the game plugins' commands (loading them is most of a
-    # cached build's time); any other command, --help included, sees them all
+    # cached build's time); a game's command gets its game's, --help the pack's game's
     command = next((a for a in argv if not a.startswith("-")), None)
     if not argv_given:          # a command of its own: a soft memory limit (limits.py),
         # once its work begins (build and validate: none when the persistent cache answers)
         limits.limit_memory_later()
-    parser = make_parser(games_too=False)
-    if command not in _commands(parser):    # --help, a game's command or a mistyped one
-        parser = make_parser(games_too=True)
     try:
+        parser = make_parser(games_too=False)
+        if command not in _commands(parser) or command == "help":   # --help, help, a game's
+            parser = _game_parser(argv, command)                      # command, a mistyped one
         args = parser.parse_args(argv)
         if args.quiet and args.verbose:
             raise UsageError("-q and -v do not go together")
+        if command == "help":
+            parser.print_help()
+            return 0
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2

@@ -12,7 +12,7 @@ from typing import Any
 
 from .errors import InputError, Problem
 from .pack import Pack, confine
-from .schema import Schema, load_checked, load_schema, validate
+from .schema import Schema, load_schema, validate
 from .yamlload import Document, load
 
 
@@ -111,7 +111,13 @@ def load_manifest(pack: Pack) -> Document:
     path = pack.root / "pack.yaml"
     if path.is_symlink():
         path = confine(pack.root, "pack.yaml", where="pack.yaml")
-    return load_checked(path, "pack.yaml", "pack")
+    from .games import game_of_manifest, pack_schema
+    doc = load(path, "pack.yaml")
+    # the core's sections, and those of the game its rules: names (Game.pack_sections)
+    problems = validate(doc, pack_schema(game_of_manifest(doc.data)))
+    if problems:
+        raise InputError(problems)
+    return doc
 
 
 def load_dataset(pack: Pack, checks: bool = True) -> Dataset:

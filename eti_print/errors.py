@@ -62,6 +62,13 @@ class UsageError(EtiError):
     exit_code = 2
 
 
+class PluginError(EtiError):
+    """An installed game plugin is broken (a misspelt hook, a wrong signature): exit 1.
+    The message names the plugin, the name at fault and the nearest hook."""
+
+    exit_code = 1
+
+
 class InputError(EtiError):
     """Data, layouts, templates, fonts or art are bad: exit status 1."""
 

@@ -122,8 +122,8 @@ def check(ctx: Context) -> list[Problem]:
     from .dataset import run_checks
     ds = ctx.dataset
     problems = run_checks(ds)
-    if ctx.game is not None:
-        problems.extend(ctx.game.rules(ctx.model, ctx))
+    from .games import run_rules
+    problems.extend(run_rules(ctx))             # the game's rules, each counted as run
     problems.extend(check_entries(ctx))
     from .readability import check_layouts
     problems.extend(check_layouts(ctx))          # readability: the pack's minimum text size
@@ -184,8 +184,8 @@ def jobs(ctx: Context) -> list[Job]:
     """The pack's jobs: the generic job types it declares entries for, then the game's."""
     from .jobs import Job, jobs_for
     found = jobs_for(ctx)
-    if ctx.game is not None:
-        found.extend(Job(module) for module in ctx.game.job_types())
+    from .games import game_jobs
+    found.extend(Job(module) for module in game_jobs(ctx))   # those pack.yaml names
     return found
 
 
@@ -456,7 +456,8 @@ def report(ctx: Context, plans: list[tuple[Job, Any]], verbose: bool = False) ->
     """``validate``'s one-line summary of a pack whose every job resolved, from each
     job's ``summarize``d plan (``summaries``)."""
     from .dataset import unlisted_note
-    ds, game = ctx.dataset, ctx.game
+    from .games import rules_run
+    ds, ran = ctx.dataset, rules_run(ctx)
     resolved = {deck: n for job, counts in plans if job.key == "decks"
                 for deck, n in counts.items()}
     counts = [f"{resolved.get(deck['id'], 0)} {deck['id']}"
@@ -468,7 +469,7 @@ def report(ctx: Context, plans: list[tuple[Job, Any]], verbose: bool = False) ->
     note = unlisted_note(ds)
     return (f"{ds.config['name']}: OK - {len(ds.docs)} data files, "
             + (", ".join(counts) if counts else "no decks")
-            + (f"; {len(game.rule_names)} consistency rules passed" if game and game.rule_names
+            + (f"; {len(ran)} consistency rule{'s' if len(ran) != 1 else ''} passed" if ran
                else "")
             + (f"\n{ctx.options.describe()}" if verbose else "")
             + (f"\n{note}" if note else ""))

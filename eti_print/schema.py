@@ -304,3 +304,19 @@ def load_checked(path: Path, shown: str, schema_name: str,
     if problems:
         raise InputError(problems)
     return doc
+
+
+_MERGED: dict[tuple[str, str], Schema] = {}
+
+
+def with_sections(core: Schema, extra: Schema) -> Schema:
+    """``core`` with ``extra``'s top-level fields added (a game's own pack.yaml sections),
+    one validator built once per pair."""
+    key = (core.source, extra.source)
+    found = _MERGED.get(key)
+    if found is None:
+        cerberus_form = {**core.cerberus, **extra.cerberus}
+        found = _MERGED[key] = Schema(core.name, core.description,
+                                      {**core.fields, **extra.fields}, cerberus_form,
+                                      core.source, _validator(cerberus_form))
+    return found

@@ -212,7 +212,8 @@ def test_commands_without_a_pack_use_the_pack_they_stand_in(tmp_path, monkeypatc
     assert "fields.yaml" in capsys.readouterr().out
     # a game command works on that pack too, and refuses it: it is not an E.T.I. pack
     assert main(["score", "10"]) == 2
-    assert f"the pack {pack.resolve()} has no game" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "the pack in the working folder has no game" in err and str(pack) not in err
 
 
 def test_watch_watches_the_pack_it_builds(tmp_path, monkeypatch, capsys):

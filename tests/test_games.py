@@ -66,7 +66,7 @@ def test_a_second_game_is_a_plugin_plus_a_pack(tmp_path):
     pack = tally_pack(tmp_path / "tally")
     done = run("validate", str(pack), cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    assert "Tally: OK" in done.stdout and "1 consistency rules passed" in done.stdout
+    assert "Tally: OK" in done.stdout and "1 consistency rule passed" in done.stdout
     done = run("tally", str(pack), cwd=tmp_path)
     assert (done.returncode, done.stdout.strip()) == (0, "total: 12")
     done = run("build", str(pack), "--out", str(tmp_path / "out"), cwd=tmp_path)
@@ -89,7 +89,7 @@ def test_game_commands_refuse_a_pack_of_another_game(tmp_path):
     pack = tally_pack(tmp_path / "tally")
     done = run("balance", str(pack), "--trials", "1", cwd=tmp_path)
     assert done.returncode == 2
-    assert "'balance' is a command of the eti game" in done.stderr
+    assert "'balance' is a command of the E.T.I. game" in done.stderr
     assert "is a tally pack" in done.stderr
     done = run("tally", str(ROOT), cwd=tmp_path)
     assert done.returncode == 2 and "'tally' is a command of the tally game" in done.stderr
@@ -99,7 +99,7 @@ def test_game_commands_refuse_a_pack_of_another_game(tmp_path):
 def test_a_pack_without_a_game_gets_no_game_commands(capsys):
     assert main(["balance", "sci-tech"]) == 2
     err = capsys.readouterr().err
-    assert "'balance' is a command of the eti game" in err and "has no game" in err
+    assert "'balance' is a command of the E.T.I. game" in err and "has no game" in err
 
 
 CORE_NAMES = re.compile(r"\brules\s*==\s*['\"]eti['\"]|\bcompan(y|ies)\b|\bthreats?\b|"
@@ -116,3 +116,22 @@ def test_no_module_outside_the_game_package_names_the_game():
             if CORE_NAMES.search(line):
                 found.append(f"{path.relative_to(package)}:{number}: {line.strip()}")
     assert found == []
+
+
+def test_a_pack_s_help_lists_only_its_own_game_s_commands(tmp_path):
+    pack = tally_pack(tmp_path / "tally")
+    done = run("--help", cwd=pack)
+    assert done.returncode == 0, done.stderr
+    assert "tally" in done.stdout
+    assert not {"score", "attack", "balance", "simulate"} & set(done.stdout.split())
+    done = run("help", "eti", cwd=tmp_path)
+    assert "simulate" in done.stdout.split() and "tally" not in done.stdout.split()
+
+
+def test_the_refusal_has_the_right_article_and_no_absolute_path(tmp_path):
+    done = run("tally", str(ROOT), cwd=tmp_path)
+    assert "is an E.T.I. pack" in done.stderr, done.stderr
+    done = run("tally", cwd=ROOT)
+    assert done.returncode == 2
+    assert "the pack in the working folder is an E.T.I. pack" in done.stderr
+    assert str(ROOT) not in done.stderr

@@ -21,12 +21,8 @@ from ...games import Game
 
 class Eti(Game):
     name = "eti"
+    title = "E.T.I."
     contexts = ("company-board", "alien-board", "pieces", "booklet")
-
-    @property
-    def rule_names(self) -> tuple[str, ...]:  # type: ignore[override]
-        from .checks import RULES
-        return tuple(RULES) + ("board-ports", "pieces")
 
     def model(self, dataset: Any) -> Any:
         from .boards import load_board_settings
@@ -37,12 +33,14 @@ class Eti(Game):
             raise InputError(problems)
         return replace(build_database(dataset), board_settings=load_board_settings(dataset.pack))
 
-    def rules(self, model: Any, ctx: Any = None) -> list[Problem]:
-        from .checks import run_rules
-        problems = run_rules(model)
-        if ctx is not None:
-            problems.extend(board_rules(model, ctx))
-        return problems
+    def rules(self) -> dict[str, Any]:
+        """The rulebook's rules (``checks.RULES``, run on the model), then the board's
+        data ports and the pieces the materials list counts (run on everything loaded)."""
+        from .checks import RULES
+        found: dict[str, Any] = {name: _on_model(fn) for name, fn in RULES.items()}
+        found["board-ports"] = board_port_rules
+        found["pieces"] = piece_rules
+        return found
 
     def template_globals(self, ctx: Any) -> dict[str, Any]:
         from .booklet import template_globals
@@ -94,8 +92,21 @@ class Eti(Game):
         add_commands(self, subparsers)
 
 
-def board_rules(db: Any, ctx: Any) -> list[Problem]:
-    """The company board's data ports, and the pieces the materials list counts."""
+def _on_model(fn: Any) -> Any:
+    """A rule of the model alone as a rule of (model, ctx).  A rule that trips over data
+    another check already reported (an unknown id, a missing list) finds nothing."""
+    def rule(db: Any, ctx: Any) -> list[Problem]:
+        try:
+            return list(fn(db))
+        except (KeyError, IndexError, StopIteration, TypeError, ValueError):
+            return []
+    rule.__name__ = fn.__name__
+    rule.__doc__ = fn.__doc__
+    return rule
+
+
+def board_port_rules(db: Any, ctx: Any) -> list[Problem]:
+    """The company board's data ports."""
     from ...units import to_points
     from .boards import company_board, port_problems
     problems: list[Problem] = []
@@ -118,7 +129,6 @@ def board_rules(db: Any, ctx: Any) -> list[Problem]:
             problems.extend(port_problems(settings.ports, db.data_ports,
                                           (card.width, card.height), size, settings.source,
                                           settings.port_line))
-    problems.extend(piece_rules(db, ctx))
     return problems
 
 

@@ -87,8 +87,8 @@ def add_commands(game: Any, subparsers: Any) -> None:
 # ---------------------------------------------------------------------------
 
 
-def run_score(args: argparse.Namespace) -> int:
-    db = _database(args)
+def run_score(args: argparse.Namespace, pack: Any) -> int:
+    db = pack.model
     queue = _in_deck(_cards(args.cards, db.deck), args.cards, db)
     discarded = list(range(db.data_ports, len(queue)))   # beyond the last data port
     queue = queue[:db.data_ports]
@@ -162,8 +162,8 @@ def _score_json(args: argparse.Namespace, queue: tuple[engine.Card, ...],
 # ---------------------------------------------------------------------------
 
 
-def run_attack(args: argparse.Namespace) -> int:
-    db = _database(args)
+def run_attack(args: argparse.Namespace, pack: Any) -> int:
+    db = pack.model
     cards = _in_deck(_cards(args.cards, db.deck), args.cards, db)
     immune = _threats(args.immune, "--immune", db.deck)
     tactics = _threats(args.tactic, "--tactic", db.deck)
@@ -196,18 +196,15 @@ def run_attack(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 
 
-def run_balance(args: argparse.Namespace) -> int:
-    from ...fonts import load_fonts
+def run_balance(args: argparse.Namespace, pack: Any) -> int:
     from ...output import atomic_path, prepare_dir, source_date_epoch
     from .balance import simulate
     from .balance_report import render_report
-    from .model import load_database
 
     if args.trials < 1:
         raise UsageError(f"--trials must be 1 or more (got {args.trials})")
     source_date_epoch()     # reportlab dates the PDF from it and would crash on a bad value
-    pack = args.game_pack
-    db = load_database(pack)
+    db = pack.model
     difficulties: dict[int, list[int]] = defaultdict(list)
     for project in db.projects:
         difficulties[project.level_number].append(project.difficulty)
@@ -215,7 +212,7 @@ def run_balance(args: argparse.Namespace) -> int:
                       [space.value for space in db.trait("staffing").spaces],
                       args.seed, args.trials, db.rules)
     from .sim.command import balance_games
-    pdf = render_report(report, load_fonts(pack), db.title, balance_games(args, db))
+    pdf = render_report(report, pack.context.fonts, db.title, balance_games(args, db))
     target = prepare_dir(Path(args.out)) / "eti-balance.pdf"
     with atomic_path(target) as tmp:
         tmp.write_bytes(pdf)
@@ -226,12 +223,6 @@ def run_balance(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------------------
 # arguments
 # ---------------------------------------------------------------------------
-
-
-def _database(args: argparse.Namespace) -> Any:
-    """The pack's database: its deck (threats, multipliers) and rules."""
-    from .model import load_database
-    return load_database(args.game_pack)
 
 
 def _cards(tokens: Sequence[str], deck: engine.Deck) -> tuple[engine.Card, ...]:

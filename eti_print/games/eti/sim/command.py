@@ -20,7 +20,7 @@ def add_simulate(game: Any, subparsers: Any) -> None:
         subparsers, "simulate", run_simulate,
         help="play whole seeded games and print win rates (the alien ladder)",
         description="Play whole games of E.T.I. by the rulebook, every decision made by a "
-                    "player policy, and print each alien's win rate with its 95 %% interval, "
+                    "player policy, and print each alien's win rate with its 95 % interval, "
                     "game length in turns and seat advantage. Parallel on all cores; the "
                     "results do not depend on the number of workers.")
     p.add_argument("--players", metavar="N", default="all",
@@ -41,7 +41,10 @@ def add_simulate(game: Any, subparsers: Any) -> None:
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--log", action="store_true",
                    help="print the log of each game instead (use with a small --games)")
-    p.add_argument("--pack", metavar="PACK", help=pack_help("pack folder whose cards to play"))
+    p.add_argument("pack", nargs="?", metavar="PACK",
+                   help=pack_help("pack folder whose cards to play"))
+    p.add_argument("--pack", dest="pack_option", metavar="PACK",
+                   help="(deprecated: give PACK first) the pack")
 
 
 def configs_for(data: Any, players: str, length: str, alien: str) -> list[tuple[int, str, str]]:
@@ -74,8 +77,7 @@ def policies_for(name: str) -> list[str]:
     return [name]
 
 
-def run_simulate(args: argparse.Namespace) -> int:
-    from ..model import load_database
+def run_simulate(args: argparse.Namespace, pack: Any) -> int:
     from .data import SimData
     from .report import json_value, text_lines
     from .runner import play_one, run
@@ -84,7 +86,7 @@ def run_simulate(args: argparse.Namespace) -> int:
         raise UsageError(f"--games must be 1 or more (got {args.games})")
     if args.workers is not None and args.workers < 1:
         raise UsageError(f"--workers must be 1 or more (got {args.workers})")
-    data = SimData.of(load_database(args.game_pack))
+    data = SimData.of(pack.model)
     configs = configs_for(data, args.players, args.length, args.alien)
     policies = policies_for(args.policy)
     if args.log:

@@ -10,6 +10,7 @@ gives the same answer every time), and reports, located at the weaker alien's
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from ....errors import Problem
 from .data import SimData
@@ -42,11 +43,11 @@ def ladder_problems(db: object, games: int = GAMES, seed: int = SEED,
     return problems
 
 
-def validate_simulate(pack: object) -> str:
-    """``validate --simulate``: the ladder rule on a pack; raises ``InputError`` when broken."""
+def validate_simulate(pack: Any) -> str:
+    """``validate --simulate``: the ladder rule on a checked pack (``CheckedPack``);
+    raises ``InputError`` when broken."""
     from ....errors import InputError
-    from ..model import load_database
-    db = load_database(pack)  # type: ignore[arg-type]
+    db = pack.model
     problems = ladder_problems(db)
     if problems:
         raise InputError(problems)
