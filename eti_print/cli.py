@@ -20,13 +20,18 @@ from .errors import PROBLEM_CAP, EtiError, InputError, UsageError
 from .pack import choose_pack, pack_help
 
 
+def _game_command(args: argparse.Namespace) -> int:
+    from .game_commands import run
+    return run(args)
+
+
 def _cmd_validate(args: argparse.Namespace) -> int:
     from .pipeline import validate
     # no in-process cache to keep: with the persistent cache on, the pipeline makes one
     # whose job and deck entries are kept on disk (pipeline.with_entries)
     summary = validate(args.pack, verbose=args.verbose, cache=None, store=_store(args))
     if args.simulate:
-        from .games import simulate_pack
+        from .game_commands import simulate_pack
         limits.begin_work()     # the memory limit, even if the cache answered validate
         summary += "\n" + simulate_pack(args.pack)
     if not args.quiet:
@@ -418,7 +423,8 @@ def _pack_of(argv: Sequence[str], command: str | None) -> str | None:
 def _game_parser(argv: Sequence[str], command: str | None) -> argparse.ArgumentParser:
     """The parser of a command line that is not a core command: a game's command gets
     its game's; --help, help PACK and a mistyped command the pack's game's."""
-    from .games import command_owner, game_of_pack
+    from .game_commands import game_of_pack
+    from .games import command_owner
     game, pack = command_owner(command), None
     if game is None:
         pack = _pack_of(argv, command)
@@ -475,6 +481,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command == "help":
             parser.print_help()
             return 0
+        if getattr(args, "game_handler", None):
+            args.handler = _game_command
         if not getattr(args, "handler", None):
             parser.print_help()
             return 2

@@ -6,13 +6,13 @@ problem of the pass is collected so the user sees them all at once.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from typing import Any
 
 from .errors import InputError, Problem
 from .pack import Pack, confine
-from .schema import Schema, load_schema, validate
+from .schema import Schema, load_checked, load_schema, validate
 from .yamlload import Document, load
 
 
@@ -106,27 +106,32 @@ def unlisted_note(ds: Dataset) -> str:
             f" (add {'it' if len(found) == 1 else 'them'} to data: to use)")
 
 
-def load_manifest(pack: Pack) -> Document:
+def load_manifest(pack: Pack, schema_for: Callable[[Any], Schema] | None = None
+                  ) -> Document:
+    """pack.yaml, validated against ``schema_for(its value)`` (the pack's game's sections
+    too: ``games.manifest_schema``), else the core's schema."""
     # through the gate: a pack.yaml that is a symlink out of the pack is refused
     path = pack.root / "pack.yaml"
     if path.is_symlink():
         path = confine(pack.root, "pack.yaml", where="pack.yaml")
-    from .games import game_of_manifest, pack_schema
+    if schema_for is None:
+        return load_checked(path, "pack.yaml", "pack")
     doc = load(path, "pack.yaml")
-    # the core's sections, and those of the game its rules: names (Game.pack_sections)
-    problems = validate(doc, pack_schema(game_of_manifest(doc.data)))
+    problems = validate(doc, schema_for(doc.data))
     if problems:
         raise InputError(problems)
     return doc
 
 
-def load_dataset(pack: Pack, checks: bool = True) -> Dataset:
-    """Load every data file of ``pack`` against its schema; raise all problems together.
+def load_dataset(pack: Pack, checks: bool = True,
+                 schema_for: Callable[[Any], Schema] | None = None) -> Dataset:
+    """Load every data file of ``pack`` against its schema; raise all problems together
+    (pack.yaml against ``schema_for``: see ``load_manifest``).
 
     With ``checks`` the manifest's declarative checks run too; without, the
     caller runs ``run_checks`` itself (to report them with its own rules).
     """
-    manifest = load_manifest(pack)
+    manifest = load_manifest(pack, schema_for)
     problems: list[Problem] = []
     docs: dict[str, Document] = {}
     schemas: dict[str, Schema] = {}

@@ -77,7 +77,9 @@ def load(pack_arg: str | None, options: PrintOptions | PrintRequest, cache: Any 
     from .sheets import load_sheets
     from .templating import TemplateEnv
     pack = Pack.open(pack_arg)
-    ds = load_dataset(pack, checks=False)      # schema problems stop here: nothing to check
+    from .games import manifest_schema
+    # schema problems stop here: nothing to check
+    ds = load_dataset(pack, checks=False, schema_for=manifest_schema)
     if isinstance(options, PrintRequest):
         options = print_options(ds, options)
     problems: list[Problem] = []

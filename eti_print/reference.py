@@ -272,7 +272,8 @@ class PackKinds:
         from .dataset import load_manifest
         from .pack import Pack
         pack = Pack.open(where)
-        manifest = load_manifest(pack)
+        from .games import manifest_schema
+        manifest = load_manifest(pack, manifest_schema)
         data = {}
         for entry in manifest.data["data"]:
             name = entry["name"] if isinstance(entry, dict) else entry

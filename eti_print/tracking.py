@@ -373,7 +373,7 @@ class ObjectView:
             static = inspect.getattr_static(type(model), name)
         except AttributeError:
             static = None
-        if isinstance(static, types.FunctionType) and name not in vars(model):
+        if isinstance(static, types.FunctionType) and name not in getattr(model, "__dict__", {}):
             return types.MethodType(static, self)   # its reads go through this view
         value = getattr(model, name)
         if isinstance(static, (staticmethod, classmethod)):

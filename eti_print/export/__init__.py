@@ -147,7 +147,8 @@ def _export_data(pack_arg: str | None, out_dir: Path, fmt: str) -> str:
     from ..pack import Pack
     from .data import export_data
     started = time.perf_counter()
-    ds = load_dataset(Pack.open(pack_arg))
+    from ..games import manifest_schema
+    ds = load_dataset(Pack.open(pack_arg), schema_for=manifest_schema)
     files = export_data(ds, fmt)
     out = prepare_dir(out_dir)
     target_dir = out / "data"

@@ -281,7 +281,8 @@ def import_data(sheet_arg: str, into: str, pack_arg: str | None = None) -> str:
     if problems:
         raise InputError(problems)
     # the pack's own checks, with the imported rows in place of the file's
-    ds = load_dataset(pack, checks=False)
+    from ..games import manifest_schema
+    ds = load_dataset(pack, checks=False, schema_for=manifest_schema)
     original = ds.docs.get(name)
     ds.docs[name] = doc
     problems = run_checks(ds)

@@ -178,16 +178,9 @@ class Game:
         """
         _check_handler(self, name, handler)
         parser = subparsers.add_parser(name, **kwargs)
-        game = self
-
-        def run(args: argparse.Namespace) -> int:
-            where = getattr(args, "pack", None)
-            _refuse_other_games(game, name, where, getattr(args, "pack_given", where))
-            from ..options import PrintRequest
-            from ..pipeline import load_checked
-            return handler(args, CheckedPack(load_checked(where, PrintRequest())))
-
-        parser.set_defaults(handler=run, game_command=game.name)
+        # run by the command line (``game_commands.run``): the pack chosen, refused if
+        # it is another game's, loaded and checked as ``build`` does
+        parser.set_defaults(handler=None, game_handler=handler, game_command=self.name)
         return parser
 
 
@@ -397,6 +390,12 @@ def game_of_manifest(data: Any) -> Game | None:
     return registry().get(name)
 
 
+def manifest_schema(data: Any) -> Schema:
+    """The schema a pack.yaml value is validated against (``dataset.load_manifest``'s
+    ``schema_for``): the core's sections and those of the game its ``rules:`` names."""
+    return pack_schema(game_of_manifest(data))
+
+
 def pack_schema(game: Game | None) -> Schema:
     """The schema pack.yaml is validated against: the core's sections, and the game's
     own (``Game.pack_sections``) when it has any."""
@@ -473,17 +472,6 @@ def command_owner(command: str | None) -> Game | None:
     return None
 
 
-def game_of_pack(where: str | None) -> Game | None:
-    """The installed game of the pack ``where`` (a folder, a bundled name, or None: the
-    default), or None: no pack there, no game, or one not installed."""
-    from ..dataset import load_manifest
-    from ..pack import Pack
-    try:
-        return game_of_manifest(load_manifest(Pack.open(where)).data)
-    except InputError:
-        return None
-
-
 def article(words: str) -> str:
     """``a`` or ``an`` before ``words``: an E.T.I., an eti, a tally, an X-Wing."""
     first = words.lstrip()[:1]
@@ -491,38 +479,3 @@ def article(words: str) -> str:
     if initialism:
         return "an" if first in "AEFHILMNORSX" else "a"
     return "an" if first.lower() in "aeiou" else "a"
-
-
-def _refuse_other_games(game: Game, command: str, where: str | None,
-                        given: str | None) -> None:
-    """A command of ``game`` runs only on a pack of ``game``: else ``UsageError``."""
-    from ..dataset import load_manifest
-    from ..pack import Pack
-    config = load_manifest(Pack.open(where)).data
-    theirs = config.get("rules") if isinstance(config, dict) else None
-    if theirs == game.name:
-        return
-    if given:
-        shown = f"the pack {given}"
-    elif where:
-        shown = "the pack in the working folder"
-    else:
-        shown = "the bundled pack (no pack.yaml here or above)"
-    if theirs:
-        other = registry().get(theirs)
-        title = other.display if other is not None else theirs
-        said = f"is {article(title)} {title} pack"
-    else:
-        said = "has no game (no rules: in pack.yaml)"
-    raise UsageError(f"'{command}' is a command of the {game.display} game, and {shown} "
-                     f"{said}")
-
-
-def simulate_pack(pack_arg: str | None) -> str:
-    """``validate --simulate`` on a pack: its game's simulated rules (exit 2 if it has none)."""
-    from ..options import PrintRequest
-    from ..pipeline import load_checked
-    ctx = load_checked(pack_arg, PrintRequest())
-    if ctx.game is None:
-        raise UsageError("--simulate: the pack has no game (no rules: in pack.yaml)")
-    return ctx.game.simulate(CheckedPack(ctx))
